@@ -1,0 +1,33 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# The two commands (see README):
+#   make run     build the patched kernel, boot it under QEMU, show KUnit results
+#   make check   every test: harness, fuzzing, benchmark, checkpatch, KUnit
+# and:
+#   make series  export the series (git format-patch) into build/series/
+#   make bench   the matcher micro-benchmark alone
+#   make clean   remove build outputs (keeps the extracted tree)
+#   make distclean  remove build/ entirely
+
+.PHONY: run check series bench clean distclean
+
+run:
+	@scripts/run.sh
+
+check:
+	@scripts/check.sh
+
+series:
+	@scripts/setup.sh && scripts/prepare-tree.sh && scripts/apply-series.sh && \
+		scripts/export-series.sh
+
+bench:
+	@scripts/setup.sh && scripts/prepare-tree.sh && \
+		$(MAKE) -s -C tools/testing/x86-pmu KSRC=$(CURDIR)/build/linux \
+		O=$(CURDIR)/build/harness all && build/harness/match_bench
+
+clean:
+	rm -rf build/harness build/results build/series build/kunit
+
+distclean:
+	rm -rf build

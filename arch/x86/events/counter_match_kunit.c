@@ -1,0 +1,273 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests for the assignment of perf events to x86 PMU counters:
+ * x86_counter_match() and perf_assign_events(), which is built on it.
+ * Pure computations on constraint masks; no PMU hardware is touched.
+ */
+#include <kunit/test.h>
+#include <linux/bitops.h>
+
+#include "counter_match.h"
+#include "perf_event.h"
+
+#define GP(n)		GENMASK_ULL((n) - 1, 0)
+#define FIXED(i)	BIT_ULL(INTEL_PMC_IDX_FIXED + (i))
+#define METRIC(i)	BIT_ULL(INTEL_PMC_IDX_METRIC_BASE + (i))
+
+/* @assign places n - @left events, each legally, within @gpmax. */
+static void expect_legal(struct kunit *test, const u64 *masks, int n,
+			 u64 paired, int gpmax, const int *assign, int left)
+{
+	int i, placed = 0, nr_gp = 0;
+	u64 used = 0;
+
+	for (i = 0; i < n; i++) {
+		int c = assign[i];
+		u64 m;
+
+		if (c == -1)
+			continue;
+		KUNIT_ASSERT_TRUE_MSG(test, c >= 0 && c < X86_PMC_IDX_MAX,
+				      "event %d on counter %d", i, c);
+		KUNIT_EXPECT_TRUE_MSG(test, masks[i] & BIT_ULL(c),
+				      "event %d on counter %d outside %#llx",
+				      i, c, masks[i]);
+		m = paired & BIT_ULL(i) ? 3ULL << c : BIT_ULL(c);
+		KUNIT_EXPECT_FALSE_MSG(test, used & m,
+				       "event %d: counter %d taken twice", i, c);
+		used |= m;
+		placed++;
+		nr_gp += c < INTEL_PMC_IDX_FIXED;
+	}
+	KUNIT_EXPECT_EQ(test, placed, n - left);
+	KUNIT_EXPECT_LE(test, nr_gp, gpmax);
+}
+
+/*
+ * Run the matcher from the history in @assign (NULL: none) and check the
+ * result; validation (no assign array) must agree. Returns events left out.
+ */
+static int match(struct kunit *test, const u64 *masks, int n, u64 paired,
+		 int gpmax, int *assign)
+{
+	int local[X86_MATCH_MAX_EVENTS];
+	int left, i;
+
+	if (!assign) {
+		for (i = 0; i < n; i++)
+			local[i] = -1;
+		assign = local;
+	}
+	left = x86_counter_match(masks, n, paired, gpmax, assign);
+	KUNIT_EXPECT_EQ(test, left,
+			x86_counter_match(masks, n, paired, gpmax, NULL));
+	expect_legal(test, masks, n, paired, gpmax, assign, left);
+	return left;
+}
+
+/* Upstream's greedy first fit places three of these; four fit. */
+static void greedy_counterexample(struct kunit *test)
+{
+	const u64 masks[] = { 0x6, 0x8, 0x9, 0xb };
+	int assign[4] = { -1, -1, -1, -1 };
+
+	KUNIT_EXPECT_EQ(test, match(test, masks, 4, 0, 4, assign), 0);
+	KUNIT_EXPECT_EQ(test, assign[1], 3);
+}
+
+/* Intel with HT on: 4 GP and 3 fixed counters. */
+static void fixed_and_gp_mix(struct kunit *test)
+{
+	const u64 masks[] = {
+		GP(4) | FIXED(0),	/* instructions */
+		GP(4) | FIXED(1),	/* cycles */
+		FIXED(2),		/* ref-cycles */
+		GP(4), GP(4), 0x4, 0x3,
+		GP(4),
+	};
+	int assign[8] = { -1, -1, -1, -1, -1, -1, -1, -1 };
+
+	KUNIT_EXPECT_EQ(test, match(test, masks, 7, 0, 4, assign), 0);
+	KUNIT_EXPECT_EQ(test, assign[0], INTEL_PMC_IDX_FIXED + 0);
+	KUNIT_EXPECT_EQ(test, assign[1], INTEL_PMC_IDX_FIXED + 1);
+	KUNIT_EXPECT_EQ(test, assign[2], INTEL_PMC_IDX_FIXED + 2);
+	KUNIT_EXPECT_EQ(test, assign[5], 2);
+
+	/* One GP event too many. */
+	KUNIT_EXPECT_EQ(test, match(test, masks, 8, 0, 4, NULL), 1);
+}
+
+static void gpmax_caps_gp_counters(struct kunit *test)
+{
+	const u64 four[] = { GP(4), GP(4), GP(4), GP(4) };
+	const u64 mixed[] = { 0x1, 0x1 | FIXED(0), 0x2 };
+
+	KUNIT_EXPECT_EQ(test, match(test, four, 4, 0, 4, NULL), 0);
+	KUNIT_EXPECT_EQ(test, match(test, four, 4, 0, 2, NULL), 2);
+	KUNIT_EXPECT_EQ(test, match(test, four, 4, 0, 0, NULL), 4);
+
+	/* The event that can go fixed must, so one more fits. */
+	KUNIT_EXPECT_EQ(test, match(test, mixed, 3, 0, 1, NULL), 1);
+	KUNIT_EXPECT_EQ(test, match(test, mixed, 3, 0, 2, NULL), 0);
+	KUNIT_EXPECT_EQ(test, match(test, mixed, 3, 0, 0, NULL), 2);
+}
+
+/* Ice Lake topdown: slots on fixed counter 3, metrics from bit 48. */
+static void metric_counters(struct kunit *test)
+{
+	const u64 masks[] = {
+		FIXED(3), METRIC(0), METRIC(1), METRIC(2), METRIC(3),
+		GP(8), GP(8) | FIXED(1),
+	};
+	int assign[7] = { -1, -1, -1, -1, -1, -1, -1 };
+	int i;
+
+	KUNIT_EXPECT_EQ(test, match(test, masks, 7, 0, 8, assign), 0);
+	for (i = 0; i < 4; i++)
+		KUNIT_EXPECT_EQ(test, assign[1 + i],
+				INTEL_PMC_IDX_METRIC_BASE + i);
+
+	/* Two events for one metric counter: one is left out. */
+	KUNIT_EXPECT_EQ(test, match(test, (u64[]){ METRIC(0), METRIC(0) }, 2,
+				    0, 8, NULL), 1);
+}
+
+/* AMD large increment events take an even counter and the next one. */
+static void paired_events(struct kunit *test)
+{
+	const u64 even = 0x15;		/* 6 counters: pairs start at 0, 2, 4 */
+	const u64 masks[] = { even, even, even, GP(6), 0x1, 0x2 };
+	int assign[6] = { -1, -1, -1, -1, -1, -1 };
+
+	KUNIT_EXPECT_EQ(test, match(test, masks, 3, 0x7, 6, NULL), 0);
+	KUNIT_EXPECT_EQ(test, match(test, masks, 4, 0x7, 6, NULL), 1);
+	/* One pair, three singles: the singles need block 0. */
+	KUNIT_EXPECT_EQ(test, match(test, (u64[]){ even, 0x1, 0x2, GP(6) }, 4,
+				    0x1, 6, assign), 0);
+	KUNIT_EXPECT_NE(test, assign[0], 0);
+	/* Two pairs and two singles fill six counters; a pair counts once. */
+	KUNIT_EXPECT_EQ(test, match(test, (u64[]){ even, even, GP(6), GP(6) },
+				    4, 0x3, 4, NULL), 0);
+	KUNIT_EXPECT_EQ(test, match(test, (u64[]){ even, even, GP(6), GP(6) },
+				    4, 0x3, 3, NULL), 1);
+	/* A pair may not start on an odd counter. */
+	KUNIT_EXPECT_EQ(test, match(test, (u64[]){ 0x2 }, 1, 0x1, 6, NULL), 1);
+}
+
+/* Events keep their counters; the one that must move is the only one. */
+static void warm_start_moves_least(struct kunit *test)
+{
+	const u64 masks[] = { GP(4), GP(4), GP(4), 0x2 };
+	int assign[4] = { 3, 1, 2, -1 };
+
+	KUNIT_EXPECT_EQ(test, match(test, masks, 3, 0, 4, assign), 0);
+	KUNIT_EXPECT_EQ(test, assign[0], 3);
+	KUNIT_EXPECT_EQ(test, assign[1], 1);
+	KUNIT_EXPECT_EQ(test, assign[2], 2);
+
+	assign[3] = -1;
+	KUNIT_EXPECT_EQ(test, match(test, masks, 4, 0, 4, assign), 0);
+	KUNIT_EXPECT_EQ(test, assign[0], 3);
+	KUNIT_EXPECT_EQ(test, assign[1], 0);
+	KUNIT_EXPECT_EQ(test, assign[2], 2);
+	KUNIT_EXPECT_EQ(test, assign[3], 1);
+}
+
+/* History that is out of range or illegal is ignored. */
+static void junk_history_ignored(struct kunit *test)
+{
+	const u64 masks[] = { 0x1, 0x2, 0x4 };
+	int assign[3] = { 64, -7, 0 };
+
+	KUNIT_EXPECT_EQ(test, match(test, masks, 3, 0, 4, assign), 0);
+	KUNIT_EXPECT_EQ(test, assign[2], 2);
+	KUNIT_EXPECT_EQ(test, x86_counter_match(masks, 0, 0, 4, NULL), 0);
+}
+
+/* perf_assign_events() on struct event_constraint, NULL for validation. */
+static void perf_assign_events_constraints(struct kunit *test)
+{
+	struct event_constraint cons[] = {
+		EVENT_CONSTRAINT(0, 0x6, 0),
+		EVENT_CONSTRAINT(0, 0x8, 0),
+		EVENT_CONSTRAINT(0, 0x9, 0),
+		EVENT_CONSTRAINT(0, 0xb, 0),
+		EVENT_CONSTRAINT(0, 0x5, 0),
+	};
+	struct event_constraint *c[5];
+	int assign[5] = { -1, -1, -1, -1, -1 };
+	int i;
+
+	for (i = 0; i < 5; i++)
+		c[i] = &cons[i];
+
+	KUNIT_EXPECT_EQ(test, perf_assign_events(c, 4, 4, NULL), 0);
+	KUNIT_EXPECT_EQ(test, perf_assign_events(c, 4, 4, assign), 0);
+	KUNIT_EXPECT_EQ(test, perf_assign_events(c, 5, 4, NULL), 1);
+	KUNIT_EXPECT_EQ(test, perf_assign_events(c, 4, 3, NULL), 1);
+
+	/* PERF_X86_EVENT_PAIR in the constraint makes the event paired. */
+	cons[0] = (struct event_constraint)
+		__EVENT_CONSTRAINT(0, 0x5, 0, 2, 0, PERF_X86_EVENT_PAIR);
+	cons[1] = (struct event_constraint)EVENT_CONSTRAINT(0, 0x3, 0);
+	cons[2] = (struct event_constraint)EVENT_CONSTRAINT(0, 0x3, 0);
+	KUNIT_EXPECT_EQ(test, perf_assign_events(c, 3, 4, assign), 0);
+	KUNIT_EXPECT_EQ(test, assign[0], 2);
+	cons[2] = (struct event_constraint)EVENT_CONSTRAINT(0, 0x4, 0);
+	KUNIT_EXPECT_EQ(test, perf_assign_events(c, 3, 4, NULL), 1);
+}
+
+/*
+ * All 15^4 tuples of non-empty masks on 4 counters, against Hall's formula:
+ * the maximum leaves out max over event sets S of |S| - |N(S)| events.
+ */
+static void exhaustive_four_counters(struct kunit *test)
+{
+	int t, bad = 0;
+
+	for (t = 0; t < 15 * 15 * 15 * 15; t++) {
+		u64 masks[4];
+		int s, i, worst = 0, v = t;
+
+		for (i = 0; i < 4; i++, v /= 15)
+			masks[i] = 1 + v % 15;
+		for (s = 1; s < 16; s++) {
+			u64 nb = 0;
+			int d;
+
+			for (i = 0; i < 4; i++)
+				if (s & BIT(i))
+					nb |= masks[i];
+			d = hweight8(s) - hweight64(nb);
+			worst = max(worst, d);
+		}
+		if (x86_counter_match(masks, 4, 0, 4, NULL) != worst &&
+		    bad++ < 5)
+			KUNIT_FAIL(test, "masks %#llx %#llx %#llx %#llx",
+				   masks[0], masks[1], masks[2], masks[3]);
+	}
+	KUNIT_EXPECT_EQ(test, bad, 0);
+}
+
+static struct kunit_case x86_counter_match_cases[] = {
+	KUNIT_CASE(greedy_counterexample),
+	KUNIT_CASE(fixed_and_gp_mix),
+	KUNIT_CASE(gpmax_caps_gp_counters),
+	KUNIT_CASE(metric_counters),
+	KUNIT_CASE(paired_events),
+	KUNIT_CASE(warm_start_moves_least),
+	KUNIT_CASE(junk_history_ignored),
+	KUNIT_CASE(perf_assign_events_constraints),
+	KUNIT_CASE(exhaustive_four_counters),
+	{}
+};
+
+static struct kunit_suite x86_counter_match_suite = {
+	.name = "x86_counter_match",
+	.test_cases = x86_counter_match_cases,
+};
+kunit_test_suite(x86_counter_match_suite);
+
+MODULE_DESCRIPTION("KUnit tests for x86 PMU counter assignment");
+MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);

@@ -1,0 +1,49 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make check: every test of the project. Installs what is missing, prepares
+# the base tree, applies the series, then runs the user-space harness,
+# checkpatch on the exported series, the workbench tests and the KUnit
+# suites in the QEMU-booted patched kernel. Every step writes TAP into
+# build/results/; the last line counts every test that ran.
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+
+start=$(date +%s)
+rm -rf "$RESULTS"
+mkdir -p "$RESULTS"
+
+"$TOP/scripts/setup.sh" || die "setup failed"
+"$TOP/scripts/prepare-tree.sh" || die "the base tree could not be prepared"
+"$TOP/scripts/apply-series.sh" || die "the series does not apply"
+
+# run NAME TAPFILE COMMAND...: a step that fails without saying which test
+# failed still counts as one failure.
+run() {
+	local name=$1 tap=$RESULTS/$2.tap
+	shift 2
+	"$@"
+	local rc=$?
+	if [ $rc -ne 0 ] && ! grep -qs '^not ok' "$RESULTS"/*.tap; then
+		echo "not ok - $name (exit $rc)" >> "$tap"
+	fi
+}
+
+run harness harness "$TOP/scripts/harness.sh"
+
+step "exporting the series and running checkpatch.pl --strict on every patch"
+run series series "$TOP/scripts/export-series.sh"
+run checkpatch checkpatch bash -c "'$TOP/scripts/checkpatch.sh' | tee '$RESULTS/checkpatch.tap'; exit \${PIPESTATUS[0]}"
+
+step "workbench: refusing broken series"
+run scripts scripts bash -c "'$TOP/scripts/test-scripts.sh' | tee '$RESULTS/scripts.tap'"
+
+run kunit kunit "$TOP/scripts/kunit.sh"
+
+pass=$(cat "$RESULTS"/*.tap | grep -c '^ok ')
+fail=$(cat "$RESULTS"/*.tap | grep -c '^not ok')
+echo
+grep -h '^not ok' "$RESULTS"/*.tap | sed 's/^/FAILED: /'
+echo "make check took $(( $(date +%s) - start )) s; TAP files in ${RESULTS#"$TOP"/}/"
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,26 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Run the tree's checkpatch.pl --strict on every exported patch; one TAP
+# line per patch, "ok" only when it reports no error, warning or check.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+n=0
+fail=0
+for p in "$SERIES_OUT"/[0-9][0-9][0-9][0-9]-*.patch; do
+	case $p in */0000-cover-letter.patch) continue ;; esac
+	n=$((n + 1))
+	name=$(basename "$p")
+	out=$(cd "$KSRC" && ./scripts/checkpatch.pl --strict --showfile "$p" 2>&1) || true
+	total=$(echo "$out" | grep '^total:' || echo "total: checkpatch did not finish")
+	if echo "$total" | grep -q '^total: 0 errors, 0 warnings, 0 checks'; then
+		echo "ok $n - checkpatch --strict: $name"
+	else
+		echo "$out" | sed 's/^/# /'
+		echo "not ok $n - checkpatch --strict: $name ($total)"
+		fail=1
+	fi
+done
+echo "1..$n"
+exit $fail

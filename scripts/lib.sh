@@ -1,0 +1,30 @@
+# SPDX-License-Identifier: GPL-2.0
+# Common settings for the scripts: where things are, how progress is shown.
+# Sourced, not run.
+
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BUILD=${BUILD:-$TOP/build}
+KSRC=$BUILD/linux		# Debian's tree as git: tag 'base', branch 'series'
+KBUILD=$BUILD/kunit		# kernel build outputs (O=) for the QEMU kernel
+RESULTS=$BUILD/results		# one TAP file per test step
+SERIES_OUT=$BUILD/series	# git format-patch output
+SERIES_DIR=${SERIES_DIR:-$TOP/series}
+JOBS=${JOBS:-$(nproc)}
+
+# Fixed identity and dates: the same series always gives the same commits,
+# so a second run finds nothing changed and rebuilds nothing.
+export GIT_AUTHOR_NAME="x86 PMU scheduler maintainers"
+export GIT_AUTHOR_EMAIL="x86-pmu-sched@example.org"
+export GIT_COMMITTER_NAME=$GIT_AUTHOR_NAME
+export GIT_COMMITTER_EMAIL=$GIT_AUTHOR_EMAIL
+export GIT_AUTHOR_DATE="2026-11-01T00:00:00Z"
+export GIT_COMMITTER_DATE=$GIT_AUTHOR_DATE
+
+step() {
+	printf '==> [%s] %s\n' "$(date +%H:%M:%S)" "$*"
+}
+
+die() {
+	printf 'error: %s\n' "$*" >&2
+	exit 1
+}

@@ -1,0 +1,13 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make run: install what is missing, prepare Debian's 6.12 tree, apply the
+# series, build the patched kernel and boot it under QEMU, where the KUnit
+# suites run; their results are printed.
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+
+"$TOP/scripts/setup.sh" || die "setup failed"
+"$TOP/scripts/prepare-tree.sh" || die "the base tree could not be prepared"
+"$TOP/scripts/apply-series.sh" || die "the series does not apply"
+"$TOP/scripts/kunit.sh"

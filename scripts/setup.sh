@@ -1,0 +1,30 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Install what the build and the tests need from Debian's archive. Runs as
+# root (or through sudo); a no-op when everything is already there.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+PACKAGES=(
+	linux-source-6.12	# the base tree
+	build-essential bc bison flex libelf-dev libssl-dev cpio kmod
+	python3 perl git xz-utils
+	qemu-system-x86		# boots the patched kernel
+	clang			# libFuzzer for the harness fuzz target
+	valgrind		# helgrind/callgrind in the harness
+)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
+		missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+SUDO=
+[ "$(id -u)" -eq 0 ] || SUDO=sudo
+step "installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

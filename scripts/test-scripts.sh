@@ -1,0 +1,58 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Tests of the workbench itself, in TAP: a series that does not apply is
+# refused with the patch and file named and the tree left as it was, and a
+# diff may not edit a file that the series adds as a new file.
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+n=0
+result() {
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi
+}
+
+head_before=$(git -C "$KSRC" rev-parse HEAD)
+status_before=$(git -C "$KSRC" status --porcelain | wc -l)
+
+# 1. Break a context line of the second patch's core.c hunk.
+cp -r "$SERIES_DIR" "$tmp/broken"
+p2=$(sed -n '/^0002-/p' "$tmp/broken/series")
+sed -i '0,/^ \tstatic_call_cond(x86_pmu_start_scheduling)(cpuc);/s//\tstatic_call_cond(x86_pmu_start_scheduling)(cpuc); \/\/ changed/' "$tmp/broken/$p2"
+SERIES_DIR=$tmp/broken "$TOP/scripts/apply-series.sh" > "$tmp/out" 2>&1
+rc=$?
+sed 's/^/# /' "$tmp/out"
+[ $rc -ne 0 ]; result $? "a patch that does not apply is refused"
+grep -q "patch $p2 does not apply to arch/x86/events/core.c" "$tmp/out"
+result $? "the error names the patch and the file"
+[ "$(git -C "$KSRC" rev-parse HEAD)" = "$head_before" ] &&
+	[ "$(git -C "$KSRC" status --porcelain | wc -l)" = "$status_before" ]
+result $? "the tree is left exactly as it was"
+
+# 2. A diff that edits a file the series adds is refused.
+cp -r "$SERIES_DIR" "$tmp/twice"
+cat >> "$tmp/twice/$p2" <<'DIFF'
+diff --git a/arch/x86/events/counter_match.h b/arch/x86/events/counter_match.h
+--- a/arch/x86/events/counter_match.h
++++ b/arch/x86/events/counter_match.h
+@@ -1 +1 @@
+-/* SPDX-License-Identifier: GPL-2.0 */
++/* SPDX-License-Identifier: GPL-2.0-only */
+DIFF
+SERIES_DIR=$tmp/twice "$TOP/scripts/apply-series.sh" > "$tmp/out" 2>&1
+rc=$?
+sed 's/^/# /' "$tmp/out"
+[ $rc -ne 0 ] && grep -q "edits arch/x86/events/counter_match.h, a new file" "$tmp/out"
+result $? "a diff of a file the series adds is refused"
+
+# 3. Applying the real series again changes nothing in the work tree.
+before=$(stat -c %Y "$KSRC/arch/x86/events/core.c")
+"$TOP/scripts/apply-series.sh" > "$tmp/out" 2>&1
+rc=$?
+[ $rc -eq 0 ] && [ "$(stat -c %Y "$KSRC/arch/x86/events/core.c")" = "$before" ]
+result $? "re-applying an unchanged series touches no file"
+
+echo "1..$n"

@@ -1,0 +1,417 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Property tests for arch/x86/events/counter_match.c, compiled from the very
+ * file the kernel builds. Every result is checked against independent
+ * oracles (oracle.c) and, where it matters, against upstream's greedy code
+ * extracted from the base tree (greedy.c).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../../arch/x86/events/counter_match.h"
+#include "greedy.h"
+#include "oracle.h"
+#include "tap.h"
+
+#define GP(n)		((1ULL << (n)) - 1)
+#define FIXED(i)	(1ULL << (32 + (i)))
+#define METRIC(i)	(1ULL << (48 + (i)))
+
+static char why[512];
+
+/*
+ * Run the matcher on @in with and without an assignment array and check
+ * everything that must hold of the result. Returns false (and fills @why)
+ * on the first violation.
+ */
+static bool check_instance(const struct match_instance *in, int expect)
+{
+	int assign[64];
+	const char *bad;
+	int left, left_null, n;
+
+	memcpy(assign, in->prev, sizeof(int) * in->n);
+	left = x86_counter_match(in->masks, in->n, in->paired, in->gpmax,
+				 assign);
+	left_null = x86_counter_match(in->masks, in->n, in->paired, in->gpmax,
+				      NULL);
+	n = instance_format(in, why, sizeof(why));
+
+	if (left != left_null) {
+		snprintf(why + n, sizeof(why) - n,
+			 ": %d left out with assign, %d without", left,
+			 left_null);
+		return false;
+	}
+	if (in->n - left != expect) {
+		snprintf(why + n, sizeof(why) - n, ": placed %d, maximum %d",
+			 in->n - left, expect);
+		return false;
+	}
+	bad = oracle_check(in, assign, in->n - left);
+	if (bad) {
+		snprintf(why + n, sizeof(why) - n, ": %s", bad);
+		return false;
+	}
+	return true;
+}
+
+static void test_greedy_counterexample(void)
+{
+	struct match_instance in = {
+		.n = 4, .masks = { 0x6, 0x8, 0x9, 0xb }, .gpmax = 4,
+		.prev = { -1, -1, -1, -1 },
+	};
+	int assign[4], g;
+
+	g = 4 - greedy_assign(in.masks, 4, 0, 4, assign);
+	tap_diag("upstream greedy places %d of {0x6,0x8,0x9,0xb}", g);
+	tap_result(g == 3, "upstream greedy places 3 of {0x6,0x8,0x9,0xb}");
+	tap_result(check_instance(&in, 4),
+		   "matcher places all 4 of {0x6,0x8,0x9,0xb}");
+}
+
+/* All 15^4 tuples of non-empty masks of 4 events on 4 GP counters. */
+static void test_exhaustive_4x4(void)
+{
+	struct match_instance in = { .n = 4, .gpmax = 4 };
+	int greedy_short = 0, bad_gpmax = 0, checked = 0;
+	bool ok = true;
+	u64 rng = 42;
+	u32 t;
+
+	for (t = 0; t < 15 * 15 * 15 * 15; t++) {
+		int i, hall, brute, assign[4], g;
+
+		for (i = 0; i < 4; i++) {
+			u64 r = rng_next(&rng);
+
+			in.masks[i] = 1 + (t / (i == 0 ? 1 : i == 1 ? 15 :
+						i == 2 ? 225 : 3375)) % 15;
+			/* Half the runs warm-start from a random counter. */
+			in.prev[i] = r & 1 ? -1 : (int)(r >> 8) % 5 - 1;
+		}
+		in.gpmax = 4;
+		hall = oracle_hall(in.masks, 4);
+		brute = oracle_brute(&in);
+		if (hall != brute) {
+			snprintf(why, sizeof(why), "oracles disagree");
+			ok = false;
+			break;
+		}
+		if (!check_instance(&in, brute)) {
+			ok = false;
+			break;
+		}
+		g = 4 - greedy_assign(in.masks, 4, 0, 4, assign);
+		greedy_short += brute == 4 && g < 4;
+
+		for (in.gpmax = 0; in.gpmax < 4; in.gpmax++) {
+			if (!check_instance(&in, oracle_brute(&in))) {
+				bad_gpmax++;
+				break;
+			}
+		}
+		checked++;
+	}
+	if (!ok)
+		tap_diag("%s", why);
+	tap_diag("%d tuples: matcher = Hall = brute force in all",
+		 checked);
+	tap_diag("all 4 fit in %d tuples where upstream greedy fails the pass",
+		 greedy_short);
+	tap_result(ok && checked == 50625,
+		   "exhaustive: all 15^4 mask tuples on 4 counters are maximum");
+	if (bad_gpmax)
+		tap_diag("%s", why);
+	tap_result(ok && !bad_gpmax,
+		   "exhaustive: 15^4 tuples x gpmax 0..3 agree with brute force");
+}
+
+static u64 random_subset(u64 *rng, u64 of)
+{
+	u64 m;
+
+	if (!of)
+		return 0;
+	do {
+		m = rng_next(rng) & of;
+	} while (!m);
+	return m;
+}
+
+static int random_bit(u64 *rng, u64 of)
+{
+	int k = rng_next(rng) % __builtin_popcountll(of);
+
+	while (k--)
+		of &= of - 1;
+	return __builtin_ctzll(of);
+}
+
+/*
+ * A random PMU (1-8 GP counters, 0-4 fixed, sometimes metric counters) and
+ * 1-@max_n events shaped like real constraints; with @pairs, some events are
+ * paired (even GP counters only, as AMD's pair constraint).
+ */
+static void random_instance(u64 *rng, struct match_instance *in, int max_n,
+			    bool pairs)
+{
+	int nr_gp = pairs ? 2 * (1 + rng_next(rng) % 4) : 1 + rng_next(rng) % 8;
+	u64 gp = GP(nr_gp);
+	u64 fixed = (GP(rng_next(rng) % 5)) << 32;
+	u64 metric = rng_next(rng) % 3 ? 0 : (GP(rng_next(rng) % 5)) << 48;
+	int i;
+
+	in->n = 1 + rng_next(rng) % max_n;
+	in->gpmax = rng_next(rng) % 4 ? (int)(rng_next(rng) % (nr_gp + 1)) :
+					nr_gp;
+	in->paired = 0;
+
+	for (i = 0; i < in->n; i++) {
+		u64 m;
+
+		switch (rng_next(rng) % 6) {
+		case 0:
+			m = gp;
+			break;
+		case 1:
+			m = gp | (fixed ? 1ULL << random_bit(rng, fixed) : 0);
+			break;
+		case 2:
+			m = fixed ? 1ULL << random_bit(rng, fixed) : gp;
+			break;
+		case 3:
+			m = random_subset(rng, gp);
+			break;
+		case 4:
+			m = random_subset(rng, gp | fixed);
+			break;
+		default:
+			m = metric ? 1ULL << random_bit(rng, metric) :
+				     random_subset(rng, gp);
+			break;
+		}
+		if (pairs && rng_next(rng) % 3 == 0) {
+			m = random_subset(rng, gp & 0x5555555555555555ULL);
+			in->paired |= 1ULL << i;
+		}
+		in->masks[i] = m;
+		switch (rng_next(rng) % 4) {
+		case 0:
+			in->prev[i] = -1;
+			break;
+		case 1:
+			in->prev[i] = (int)(rng_next(rng) % 70) - 3;
+			break;
+		default:
+			in->prev[i] = random_bit(rng, m);
+			break;
+		}
+	}
+}
+
+static void test_random(const char *name, bool pairs, int max_n, int runs,
+			u64 seed)
+{
+	struct match_instance in;
+	int r, greedy_short = 0;
+	bool ok = true;
+
+	for (r = 0; r < runs && ok; r++) {
+		int assign[64], best;
+
+		random_instance(&seed, &in, max_n, pairs);
+		best = oracle_brute(&in);
+		ok = check_instance(&in, best);
+		greedy_short += best == in.n &&
+				greedy_assign(in.masks, in.n, in.paired,
+					      in.gpmax, assign);
+	}
+	if (!ok)
+		tap_diag("run %d: %s", r, why);
+	tap_diag("%d instances; all fit but upstream greedy fails in %d", r,
+		 greedy_short);
+	tap_result(ok, name);
+}
+
+/* A complete legal placement given as the previous one is kept as it is. */
+static void test_warm_start_keeps(void)
+{
+	struct match_instance in;
+	u64 rng = 7;
+	int r, kept = 0, tried = 0;
+	bool ok = true;
+
+	for (r = 0; r < 20000 && ok; r++) {
+		int first[64], again[64], i;
+
+		random_instance(&rng, &in, 10, r & 1);
+		memcpy(first, in.prev, sizeof(int) * in.n);
+		if (x86_counter_match(in.masks, in.n, in.paired, in.gpmax,
+				      first))
+			continue;
+		/* Shuffle the solution's roles: feed it back as history. */
+		memcpy(again, first, sizeof(int) * in.n);
+		tried++;
+		if (x86_counter_match(in.masks, in.n, in.paired, in.gpmax,
+				      again)) {
+			ok = false;
+			break;
+		}
+		for (i = 0; i < in.n; i++)
+			ok &= again[i] == first[i];
+		kept += ok;
+	}
+	tap_diag("%d of %d complete placements kept unchanged", kept, tried);
+	tap_result(ok && tried > 1000,
+		   "warm start keeps a complete legal placement unchanged");
+}
+
+/*
+ * The generic layer in miniature: every tick the list is rotated by one and
+ * re-added one event at a time, each add rescheduling the whole window
+ * (fast path first, as x86_schedule_events() does), stopping at the first
+ * event that does not fit. A reprogramming is an event that ran at the end
+ * of the previous tick and runs on another counter at the end of this one.
+ */
+static long replay_moves(bool use_greedy, u64 seed, long *passes)
+{
+	long moves = 0;
+	int list;
+
+	*passes = 0;
+	for (list = 0; list < 300; list++) {
+		u64 masks[12], wmask[12];
+		int m = 6 + rng_next(&seed) % 7, hw[12], cur[12], t, i;
+
+		for (i = 0; i < m; i++) {
+			u64 r = rng_next(&seed) % 8;
+
+			masks[i] = r < 2 ? GP(4) | FIXED(r) :
+				   r < 4 ? GP(4) :
+				   random_subset(&seed, GP(4));
+			hw[i] = -1;
+			cur[i] = -1;
+		}
+
+		for (t = 0; t < 40; t++) {
+			int order[12], assign[12], k, fit = 0;
+
+			for (i = 0; i < m; i++)
+				order[i] = (i + t) % m;
+
+			for (k = 1; k <= m; k++) {
+				u64 used = 0;
+				int left;
+
+				for (i = 0; i < k; i++)
+					wmask[i] = masks[order[i]];
+				/* fast path: keep legal previous counters */
+				for (i = 0; i < k; i++) {
+					int c = hw[order[i]];
+
+					if (c < 0 || !(wmask[i] >> c & 1) ||
+					    used >> c & 1)
+						break;
+					used |= 1ULL << c;
+					assign[i] = c;
+				}
+				if (i < k) {
+					for (i = 0; i < k; i++)
+						assign[i] = hw[order[i]];
+					left = use_greedy ?
+					       greedy_assign(wmask, k, 0, 4, assign) :
+					       x86_counter_match(wmask, k, 0, 4,
+								 assign);
+					(*passes)++;
+					if (left)
+						break;
+				}
+				fit = k;
+				for (i = 0; i < k; i++)
+					hw[order[i]] = assign[i];
+			}
+			for (i = 0; i < m; i++) {
+				int now = -1, j;
+
+				for (j = 0; j < fit; j++)
+					if (order[j] == i)
+						now = hw[i];
+				moves += cur[i] >= 0 && now >= 0 && now != cur[i];
+				cur[i] = now;
+			}
+		}
+	}
+	return moves;
+}
+
+static void test_fewer_moves_than_greedy(void)
+{
+	long pg, ph, g = replay_moves(true, 99, &pg);
+	long h = replay_moves(false, 99, &ph);
+
+	tap_diag("reprogrammings over 300 lists x 40 ticks: greedy %ld, matcher %ld (slow paths %ld / %ld)",
+		 g, h, pg, ph);
+	tap_result(h < g, "warm start reprograms fewer events than greedy");
+}
+
+static void test_edges(void)
+{
+	u64 masks[64] = { 0 };
+	int assign[64], i;
+	unsigned long warned;
+	bool ok;
+
+	tap_result(x86_counter_match(masks, 0, 0, 4, NULL) == 0,
+		   "no events: nothing left out");
+
+	for (i = 0; i < 64; i++)
+		masks[i] = ~0ULL;
+	tap_result(x86_counter_match(masks, 64, 0, 32, NULL) == 0,
+		   "64 events on 64 counter indexes all fit");
+
+	for (i = 0; i < 64; i++) {
+		masks[i] = GP(32);
+		assign[i] = 1000 - i * 37;	/* junk history is ignored */
+	}
+	ok = x86_counter_match(masks, 64, 0, 32, assign) == 32;
+	for (i = 0; i < 64; i++)
+		ok &= assign[i] >= -1 && assign[i] < 32;
+	tap_result(ok, "64 GP-only events: 32 placed, junk history ignored");
+
+	masks[0] = 0;
+	masks[1] = FIXED(0);
+	tap_result(x86_counter_match(masks, 2, 0, 0, NULL) == 1,
+		   "empty mask left out; gpmax 0 still allows fixed");
+
+	masks[0] = GP(4) | FIXED(1);
+	masks[1] = FIXED(1);
+	assign[0] = -1;
+	assign[1] = -1;
+	tap_result(x86_counter_match(masks, 2, 0, 4, assign) == 0 &&
+		   assign[1] == 33 && assign[0] == 0,
+		   "fixed preferred unless another event needs it");
+
+	warned = shim_warnings;
+	ok = x86_counter_match(masks, 65, 0, 4, NULL) == 65;
+	tap_result(ok && shim_warnings == warned + 1,
+		   "more than 64 events: all left out with a warning");
+	shim_warnings = warned;
+}
+
+int main(void)
+{
+	test_greedy_counterexample();
+	test_exhaustive_4x4();
+	test_random("random: up to 8 GP + fixed + metric, gpmax, vs brute force",
+		    false, 10, 20000, 1);
+	test_random("random: paired events (AMD), gpmax, vs brute force",
+		    true, 8, 20000, 2);
+	test_random("random: up to 16 events vs brute force", false, 16, 2000,
+		    3);
+	test_warm_start_keeps();
+	test_fewer_moves_than_greedy();
+	test_edges();
+	return tap_finish();
+}

@@ -1,0 +1,3 @@
+// SPDX-License-Identifier: GPL-2.0
+/* State behind the user-space shim headers. */
+unsigned long shim_warnings;
