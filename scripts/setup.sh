@@ -10,6 +10,7 @@ PACKAGES=(
 	linux-source-6.12	# the base tree
 	build-essential bc bison flex libelf-dev libssl-dev cpio kmod
 	python3 perl git xz-utils
+	python3-ply python3-git	# checkpatch.pl runs spdxcheck.py
 	qemu-system-x86		# boots the patched kernel
 	clang			# libFuzzer for the harness fuzz target
 	valgrind		# helgrind/callgrind in the harness

@@ -266,6 +266,7 @@ static struct kunit_suite x86_counter_match_suite = {
 	.name = "x86_counter_match",
 	.test_cases = x86_counter_match_cases,
 };
+
 kunit_test_suite(x86_counter_match_suite);
 
 MODULE_DESCRIPTION("KUnit tests for x86 PMU counter assignment");
