@@ -21,7 +21,7 @@ status_before=$(git -C "$KSRC" status --porcelain | wc -l)
 # 1. Break a context line of the second patch's core.c hunk.
 cp -r "$SERIES_DIR" "$tmp/broken"
 p2=$(sed -n '/^0002-/p' "$tmp/broken/series")
-sed -i '0,/^ \tstatic_call_cond(x86_pmu_start_scheduling)(cpuc);/s//\tstatic_call_cond(x86_pmu_start_scheduling)(cpuc); \/\/ changed/' "$tmp/broken/$p2"
+sed -i '0,/^ \tstatic_call_cond(x86_pmu_start_scheduling)(cpuc);$/s//&  \/\/ changed/' "$tmp/broken/$p2"
 SERIES_DIR=$tmp/broken "$TOP/scripts/apply-series.sh" > "$tmp/out" 2>&1
 rc=$?
 sed 's/^/# /' "$tmp/out"

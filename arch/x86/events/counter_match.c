@@ -187,10 +187,35 @@ static int match_first(u64 mask)
 }
 
 /*
+ * Give each unplaced event whose mask has at most @max_weight counters the
+ * first free one. Returns the number of events placed.
+ */
+static int match_fill(struct match_state *st, u64 *used,
+		      unsigned int max_weight)
+{
+	int placed = 0, u, c;
+
+	for (u = 0; u < st->n; u++) {
+		u64 adj;
+
+		if (st->ml[u] != FREE)
+			continue;
+		adj = match_adj(st, u);
+		if (hweight64(adj) > max_weight || !(adj & ~*used))
+			continue;
+		c = match_first(adj & ~*used);
+		match_place(st, u, c);
+		*used |= BIT_ULL(c);
+		placed++;
+	}
+	return placed;
+}
+
+/*
  * One maximum matching for the block reservation already set in @st.
  * Returns the number of events placed.
  */
-static int match_round(struct match_state *st, const s8 *prev, int gpmax)
+static int match_round(struct match_state *st, const int *prev, int gpmax)
 {
 	int placed = 0, nr_gp = 0, nr_blockers, u, c;
 	u64 used = 0, free;
@@ -201,7 +226,8 @@ static int match_round(struct match_state *st, const s8 *prev, int gpmax)
 	/* Warm start: keep the previous counters that are still legal. */
 	for (u = 0; prev && u < st->n; u++) {
 		c = prev[u];
-		if (c == FREE || !(match_adj(st, u) & ~used & BIT_ULL(c)))
+		if (c < 0 || c >= X86_MATCH_NR_COUNTERS ||
+		    !(match_adj(st, u) & ~used & BIT_ULL(c)))
 			continue;
 		if (c < X86_MATCH_NR_GP) {
 			if (nr_gp >= gpmax)
@@ -232,20 +258,12 @@ static int match_round(struct match_state *st, const s8 *prev, int gpmax)
 	}
 
 	/*
-	 * First fit for the others: cheap, and enough whenever the events fit
-	 * without moving anyone. The blockers keep it within gpmax.
+	 * First fit for the others, the most constrained ones first: cheap,
+	 * and usually enough when everything fits. The blockers keep it
+	 * within gpmax; the phases below repair whatever it gets wrong.
 	 */
-	for (u = 0; u < st->n; u++) {
-		if (st->ml[u] != FREE)
-			continue;
-		free = match_adj(st, u) & ~used;
-		if (!free)
-			continue;
-		c = match_first(free);
-		match_place(st, u, c);
-		used |= BIT_ULL(c);
-		placed++;
-	}
+	placed += match_fill(st, &used, 2);
+	placed += match_fill(st, &used, X86_MATCH_NR_COUNTERS);
 
 	while (placed < st->n && match_bfs(st)) {
 		int progress = 0;
@@ -262,26 +280,15 @@ static int match_round(struct match_state *st, const s8 *prev, int gpmax)
 	return placed;
 }
 
-/*
- * Match with the blocks in @blocks reserved for paired events and keep the
- * result in @assign when it beats @best.
- */
-static void match_try(struct match_state *st, u64 blocks, const s8 *prev,
-		      int gpmax, int *assign, int *best)
+/* One round with the blocks in @blocks reserved for paired events. */
+static int match_try(struct match_state *st, u64 blocks, const int *prev,
+		     int gpmax)
 {
-	int placed, i;
-
 	st->pair_ok = blocks;
 	st->single_ok = ~(blocks | blocks << 1);
 	st->blocker_ok = ((st->singles & st->single_ok) | blocks) & GP_MASK;
 
-	placed = match_round(st, prev, gpmax);
-	if (placed <= *best)
-		return;
-
-	*best = placed;
-	for (i = 0; assign && i < st->n; i++)
-		assign[i] = st->ml[i];
+	return match_round(st, prev, gpmax);
 }
 
 /**
@@ -311,11 +318,9 @@ static void match_try(struct match_state *st, u64 blocks, const s8 *prev,
 int x86_counter_match(const u64 *masks, int n, u64 paired, int gpmax,
 		      int *assign)
 {
+	u64 blocks = 0, in_use = 0, best_blocks, last, s;
 	struct match_state st;
-	s8 prev[X86_MATCH_MAX_EVENTS];
-	const s8 *seed = assign ? prev : NULL;
-	u64 blocks = 0, in_use = 0, s;
-	int best = -1, nr_pairs, i;
+	int best, nr_pairs, i;
 
 	if (n <= 0)
 		return 0;
@@ -335,30 +340,43 @@ int x86_counter_match(const u64 *masks, int n, u64 paired, int gpmax,
 	for (i = 0; i < n; i++) {
 		int c = assign ? assign[i] : FREE;
 
-		if (c < 0 || c >= X86_MATCH_NR_COUNTERS ||
-		    !(masks[i] & BIT_ULL(c)))
-			c = FREE;
-		prev[i] = c;
-
 		if (!(paired & BIT_ULL(i))) {
 			st.singles |= masks[i];
 			continue;
 		}
 		blocks |= masks[i] & EVEN_GP_MASK;
-		if (c != FREE)
-			in_use |= BIT_ULL(c) & EVEN_GP_MASK;
+		if (c >= 0 && c < X86_MATCH_NR_GP)
+			in_use |= masks[i] & EVEN_GP_MASK & BIT_ULL(c);
 	}
 
 	/*
 	 * The blocks the paired events sit on now first, then every other
 	 * subset of blocks that they could fill; stop once everything fits.
+	 * Without paired events there is a single round.
 	 */
-	match_try(&st, in_use, seed, gpmax, assign, &best);
+	best = match_try(&st, in_use, assign, gpmax);
+	best_blocks = in_use;
+	last = in_use;
 	for (s = blocks; best < n; s = (s - 1) & blocks) {
-		if (s != in_use && hweight64(s) <= nr_pairs)
-			match_try(&st, s, seed, gpmax, assign, &best);
+		if (s != in_use && hweight64(s) <= nr_pairs) {
+			int placed = match_try(&st, s, assign, gpmax);
+
+			last = s;
+			if (placed > best) {
+				best = placed;
+				best_blocks = s;
+			}
+		}
 		if (!s)
 			break;
+	}
+
+	if (assign) {
+		/* Rounds are deterministic: redo the best one if need be. */
+		if (last != best_blocks)
+			match_try(&st, best_blocks, assign, gpmax);
+		for (i = 0; i < n; i++)
+			assign[i] = st.ml[i];
 	}
 
 	return n - best;
