@@ -20,6 +20,15 @@ make -s -C "$H" KSRC="$KSRC" O="$OUT" all "$OUT/counter_match.su" ||
 step "matcher properties: exhaustive, randomized against brute force"
 "$OUT/match_test" | tee "$RESULTS/harness-match.tap"
 
+step "XSU unit: table, protocol walkthrough, release, switching, hotplug"
+"$OUT/xsu_test" | tee "$RESULTS/harness-xsu.tap"
+
+step "XSU unit: two pthread siblings under ThreadSanitizer"
+"$OUT/xsu_stress" 2>&1 | tee "$RESULTS/harness-xsu-stress.tap"
+if grep -q "ThreadSanitizer" "$RESULTS/harness-xsu-stress.tap"; then
+	echo "not ok - ThreadSanitizer reported a data race" >> "$RESULTS/harness-xsu-stress.tap"
+fi
+
 step "libFuzzer: $FUZZ_RUNS runs, seed 1"
 if "$OUT/match_fuzz" -runs="$FUZZ_RUNS" -seed=1 -max_len=160 \
 	> "$RESULTS/fuzz.log" 2>&1; then

@@ -13,7 +13,7 @@ extern unsigned long shim_warnings;
 #define WARN_ON(cond) ({						\
 	int __c = !!(cond);						\
 	if (__c) {							\
-		shim_warnings++;					\
+		__atomic_fetch_add(&shim_warnings, 1, __ATOMIC_RELAXED); \
 		fprintf(stderr, "WARNING: %s:%d: %s\n",			\
 			__FILE__, __LINE__, #cond);			\
 	}								\

@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * XSU: cross-hyper-thread counter exclusion for the Intel SandyBridge,
+ * IvyBridge and Haswell erratum (BJ122, BV98, HSD29): an event with code
+ * 0xd0-0xd3 on counter i of one thread corrupts counter i of its sibling.
+ *
+ * Each counter index of a core has a state per thread: eXclusive (runs a
+ * corrupting event), Shared (runs another event) or Unused. A corrupting
+ * event may only go where the sibling's counter is Unused, any other event
+ * where it is not eXclusive.
+ *
+ * The unit is pure: it knows counter masks and thread ids, not perf_event,
+ * so that it also builds in user space (tools/testing/x86-pmu).
+ */
+#ifndef _ARCH_X86_EVENTS_INTEL_XSU_H
+#define _ARCH_X86_EVENTS_INTEL_XSU_H
+
+#include <linux/compiler.h>
+#include <linux/spinlock.h>
+#include <linux/types.h>
+
+enum xsu_state {
+	XSU_UNUSED = 0,
+	XSU_SHARED,
+	XSU_EXCLUSIVE,
+};
+
+/**
+ * struct xsu_thread - one hyper-thread's side of a core's XSU state
+ * @excl:          counters running a corrupting event (eXclusive)
+ * @shared:        counters running another event (Shared)
+ * @tracked:       @excl and @shared follow this thread's placements
+ * @pass_excl:     eXclusive counters of the pass being committed
+ * @pass_shared:   Shared counters of the pass being committed
+ * @in_pass:       a scheduling pass is running on this thread
+ * @pass_locked:   that pass holds &xsu_core.lock
+ * @pass_enabled:  that pass applies dynamic masks
+ * @pass_commit:   that pass placed every event and commits them
+ * @nr_corrupting: corrupting events collected on this thread
+ *
+ * @excl, @shared and @tracked are protected by &xsu_core.lock; the pass_*
+ * fields, @in_pass and @nr_corrupting belong to the thread's own CPU.
+ */
+struct xsu_thread {
+	u64		excl;
+	u64		shared;
+	bool		tracked;
+	u64		pass_excl;
+	u64		pass_shared;
+	bool		in_pass;
+	bool		pass_locked;
+	bool		pass_enabled;
+	bool		pass_commit;
+	unsigned int	nr_corrupting;
+};
+
+/**
+ * struct xsu_core - XSU state shared by the two threads of a core
+ * @lock:       serialises scheduling passes of the two threads
+ * @enabled:    dynamic masks are applied (ht_bug_workaround is 1)
+ * @corrupting: thread t has corrupting events collected (for gpmax)
+ * @thread:     per-thread states
+ * @refcnt:     threads attached (CPU hotplug)
+ * @core_id:    core the state belongs to, -1 before the first attach
+ */
+struct xsu_core {
+	raw_spinlock_t		lock;
+	bool			enabled;
+	u8			corrupting[2];
+	struct xsu_thread	thread[2];
+	int			refcnt;
+	int			core_id;
+};
+
+u64 xsu_allowed_mask(u64 static_mask, bool corrupting, u64 sibling_excl,
+		     u64 sibling_shared);
+enum xsu_state xsu_counter_state(const struct xsu_core *xc, int tid,
+				 int cntr);
+
+void xsu_init(struct xsu_core *xc, bool enabled);
+void xsu_begin(struct xsu_core *xc, int tid);
+u64 xsu_constrain(struct xsu_core *xc, int tid, u64 static_mask,
+		  bool corrupting);
+void xsu_commit(struct xsu_core *xc, int tid, int cntr, bool corrupting);
+void xsu_end(struct xsu_core *xc, int tid);
+void xsu_release(struct xsu_core *xc, int tid, int cntr);
+void xsu_account(struct xsu_core *xc, int tid, int delta);
+
+void xsu_track(struct xsu_core *xc, int tid, u64 excl, u64 shared);
+void xsu_enable(struct xsu_core *xc);
+void xsu_disable(struct xsu_core *xc);
+void xsu_thread_online(struct xsu_core *xc, int tid, bool enabled);
+void xsu_thread_offline(struct xsu_core *xc, int tid);
+
+/**
+ * xsu_halve_gpmax() - whether this pass keeps upstream's gpmax halving
+ * @xc:  the core's state, or NULL where the erratum does not apply
+ * @tid: the scheduling thread
+ *
+ * Parity with Linux 6.12: while the workaround is on and either thread of
+ * the core has a corrupting event, each thread may use at most half of
+ * the general-purpose counters, so that neither starves the other for
+ * good. Only meaningful between xsu_begin() and xsu_end().
+ */
+static inline bool xsu_halve_gpmax(const struct xsu_core *xc, int tid)
+{
+	return xc && xc->thread[tid].pass_enabled &&
+	       (READ_ONCE(xc->corrupting[0]) || READ_ONCE(xc->corrupting[1]));
+}
+
+#endif /* _ARCH_X86_EVENTS_INTEL_XSU_H */
