@@ -9,8 +9,8 @@ set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
 # The series' .kunitconfig files and the suites they must produce.
-KUNITCONFIGS=(arch/x86/events)
-SUITES=(x86_counter_match)
+KUNITCONFIGS=(arch/x86/events arch/x86/events/intel)
+SUITES=(x86_counter_match x86_intel_xsu)
 
 mkdir -p "$RESULTS"
 rm -f "$RESULTS/kunit.json"

@@ -93,6 +93,18 @@ void xsu_thread_online(struct xsu_core *xc, int tid, bool enabled);
 void xsu_thread_offline(struct xsu_core *xc, int tid);
 
 /**
+ * xsu_pass_enabled() - whether the running pass applies dynamic masks
+ * @xc:  the core's state
+ * @tid: the scheduling thread
+ *
+ * Context: between xsu_begin() and xsu_end().
+ */
+static inline bool xsu_pass_enabled(const struct xsu_core *xc, int tid)
+{
+	return xc->thread[tid].pass_enabled;
+}
+
+/**
  * xsu_halve_gpmax() - whether this pass keeps upstream's gpmax halving
  * @xc:  the core's state, or NULL where the erratum does not apply
  * @tid: the scheduling thread
@@ -104,7 +116,7 @@ void xsu_thread_offline(struct xsu_core *xc, int tid);
  */
 static inline bool xsu_halve_gpmax(const struct xsu_core *xc, int tid)
 {
-	return xc && xc->thread[tid].pass_enabled &&
+	return xc && xsu_pass_enabled(xc, tid) &&
 	       (READ_ONCE(xc->corrupting[0]) || READ_ONCE(xc->corrupting[1]));
 }
 

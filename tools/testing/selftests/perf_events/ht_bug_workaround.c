@@ -1,0 +1,359 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Tests for /sys/devices/cpu/ht_bug_workaround, the switch of the
+ * workaround for the Intel SandyBridge/IvyBridge/Haswell Hyper-Threading
+ * counter-corruption erratum (BJ122, BV98, HSD29).
+ *
+ * The file exists only where the erratum can occur (affected model with
+ * Hyper-Threading on); elsewhere the tests that need it skip and say why.
+ */
+#define _GNU_SOURCE
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/perf_event.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../kselftest_harness.h"
+
+#define KNOB	"/sys/bus/event_source/devices/cpu/ht_bug_workaround"
+#define CPU_PMU	"/sys/bus/event_source/devices/cpu"
+
+/* Affected models, family 6 (arch/x86/include/asm/intel-family.h). */
+static const int affected_models[] = {
+	0x2a,	/* SANDYBRIDGE */
+	0x2d,	/* SANDYBRIDGE_X */
+	0x3a,	/* IVYBRIDGE */
+	0x3e,	/* IVYBRIDGE_X */
+	0x3c,	/* HASWELL */
+	0x3f,	/* HASWELL_X */
+	0x45,	/* HASWELL_L */
+	0x46,	/* HASWELL_G */
+};
+
+static bool read_file(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return false;
+	buf[n] = '\0';
+	return true;
+}
+
+/*
+ * Whether the erratum can occur on this machine; if not, why not (for the
+ * skip messages).
+ */
+static bool erratum_possible(char *why, size_t len)
+{
+	char line[256], vendor[64] = "", smt[8] = "";
+	int family = -1, model = -1;
+	bool affected = false;
+	unsigned int i;
+	FILE *f;
+
+	if (access(CPU_PMU, F_OK)) {
+		snprintf(why, len, "erratum cannot occur: no core PMU (%s)",
+			 CPU_PMU);
+		return false;
+	}
+
+	f = fopen("/proc/cpuinfo", "r");
+	if (!f) {
+		snprintf(why, len, "cannot read /proc/cpuinfo");
+		return false;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		if (!vendor[0])
+			sscanf(line, "vendor_id : %63s", vendor);
+		if (family < 0)
+			sscanf(line, "cpu family : %d", &family);
+		if (model < 0)
+			sscanf(line, "model : %d", &model);
+	}
+	fclose(f);
+
+	for (i = 0; i < sizeof(affected_models) / sizeof(int); i++)
+		affected |= model == affected_models[i];
+	if (strcmp(vendor, "GenuineIntel") || family != 6 || !affected) {
+		snprintf(why, len,
+			 "erratum cannot occur: CPU %s family %d model %#x is not SandyBridge/IvyBridge/Haswell",
+			 vendor[0] ? vendor : "?", family, model);
+		return false;
+	}
+	if (!read_file("/sys/devices/system/cpu/smt/active", smt, sizeof(smt)) ||
+	    smt[0] != '1') {
+		snprintf(why, len, "erratum cannot occur: Hyper-Threading is off");
+		return false;
+	}
+	snprintf(why, len, "affected CPU model %#x with Hyper-Threading on",
+		 model);
+	return true;
+}
+
+static bool knob_present(void)
+{
+	return access(KNOB, F_OK) == 0;
+}
+
+static int knob_read(void)
+{
+	char buf[16];
+
+	if (!read_file(KNOB, buf, sizeof(buf)))
+		return -1;
+	if (!strcmp(buf, "1\n"))
+		return 1;
+	if (!strcmp(buf, "0\n"))
+		return 0;
+	return -2;
+}
+
+/* Returns 0 or the errno of the write. */
+static int knob_write(const char *val, size_t len)
+{
+	int fd = open(KNOB, O_WRONLY);
+	int err = 0;
+
+	if (fd < 0)
+		return errno;
+	if (write(fd, val, len) < 0)
+		err = errno;
+	close(fd);
+	return err;
+}
+
+#define SKIP_UNLESS_PRESENT(why) do {					\
+	if (!knob_present())						\
+		SKIP(return, "%s absent: %s", KNOB, why);		\
+} while (0)
+
+#define SKIP_UNLESS_ROOT() do {						\
+	if (geteuid())							\
+		SKIP(return, "writing %s needs root", KNOB);		\
+} while (0)
+
+TEST(present_exactly_where_erratum_can_occur)
+{
+	char why[160];
+	bool possible = erratum_possible(why, sizeof(why));
+
+	TH_LOG("%s; core PMU %s, %s %s", why,
+	       access(CPU_PMU, F_OK) ? "absent" : "present", KNOB,
+	       knob_present() ? "present" : "absent");
+	ASSERT_EQ(possible, knob_present());
+}
+
+TEST(reads_0_or_1)
+{
+	char why[160];
+
+	erratum_possible(why, sizeof(why));
+	SKIP_UNLESS_PRESENT(why);
+	ASSERT_GE(knob_read(), 0);
+}
+
+TEST(accepted_writes)
+{
+	static const struct {
+		const char *in;
+		int value;
+	} cases[] = {
+		{ "0", 0 }, { "1", 1 }, { "n\n", 0 }, { "y\n", 1 },
+		{ "off", 0 }, { "on", 1 }, { "N", 0 }, { "Y", 1 },
+		{ "false", 0 }, { "true", 1 }, { "1", 1 },
+	};
+	char why[160];
+	unsigned int i;
+	int orig;
+
+	erratum_possible(why, sizeof(why));
+	SKIP_UNLESS_PRESENT(why);
+	SKIP_UNLESS_ROOT();
+	orig = knob_read();
+	ASSERT_GE(orig, 0);
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		EXPECT_EQ(0, knob_write(cases[i].in, strlen(cases[i].in)))
+			TH_LOG("writing \"%s\"", cases[i].in);
+		EXPECT_EQ(cases[i].value, knob_read());
+		/* The current value again: accepted, nothing changes. */
+		EXPECT_EQ(0, knob_write(cases[i].in, strlen(cases[i].in)));
+		EXPECT_EQ(cases[i].value, knob_read());
+	}
+	knob_write(orig ? "1" : "0", 1);
+	EXPECT_EQ(orig, knob_read());
+}
+
+TEST(rejected_writes_change_nothing)
+{
+	static const char *const bad[] = { "2", "x", "-1", "o", " 1", "\n" };
+	char why[160];
+	unsigned int i;
+	int before, v;
+
+	erratum_possible(why, sizeof(why));
+	SKIP_UNLESS_PRESENT(why);
+	SKIP_UNLESS_ROOT();
+	before = knob_read();
+	ASSERT_GE(before, 0);
+
+	for (v = 0; v < 2; v++) {
+		ASSERT_EQ(0, knob_write(v ? "1" : "0", 1));
+		for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+			EXPECT_EQ(EINVAL, knob_write(bad[i], strlen(bad[i])))
+				TH_LOG("writing \"%s\"", bad[i]);
+			EXPECT_EQ(v, knob_read());
+		}
+	}
+	knob_write(before ? "1" : "0", 1);
+}
+
+TEST(non_root_write_refused)
+{
+	char why[160];
+	int before, status;
+	pid_t pid;
+
+	erratum_possible(why, sizeof(why));
+	SKIP_UNLESS_PRESENT(why);
+	before = knob_read();
+	ASSERT_GE(before, 0);
+
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (!pid) {
+		if (!geteuid() && (setgid(65534) || setuid(65534)))
+			_exit(2);
+		_exit(knob_write(before ? "0" : "1", 1) == EACCES ? 0 : 1);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	EXPECT_EQ(before, knob_read());
+}
+
+/* ---- the two-sibling experiment (affected hardware only) ---- */
+
+static volatile int spin_stop;
+static volatile uint64_t sink[4096];
+
+/* A load-heavy loop pinned on @arg's CPU. */
+static void *spin(void *arg)
+{
+	int cpu = (int)(intptr_t)arg;
+	cpu_set_t set;
+	uint64_t x = 0;
+	int i;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+	while (!spin_stop)
+		for (i = 0; i < 4096; i++)
+			x += sink[(i * 67) & 4095];
+	return (void *)(uintptr_t)x;
+}
+
+static int open_raw(uint64_t config, int cpu)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_RAW,
+		.size = sizeof(attr),
+		.config = config,
+		.disabled = 1,
+		.exclude_kernel = 1,
+	};
+
+	return syscall(__NR_perf_event_open, &attr, -1, cpu, -1, 0);
+}
+
+static bool sibling_pair(int *a, int *b)
+{
+	char buf[64];
+
+	if (!read_file("/sys/devices/system/cpu/cpu0/topology/thread_siblings_list",
+		       buf, sizeof(buf)))
+		return false;
+	return sscanf(buf, "%d%*[,-]%d", a, b) == 2;
+}
+
+/* Count 0x81d0 on @a and 0x20cc on @b for a second: the 0x20cc count. */
+static int64_t experiment(int a, int b, int64_t *loads)
+{
+	pthread_t t[2];
+	uint64_t v[2];
+	int fd[2];
+
+	fd[0] = open_raw(0x81d0, a);	/* MEM_UOPS_RETIRED.ALL_LOADS */
+	fd[1] = open_raw(0x20cc, b);	/* ROB_MISC_EVENTS.LBR_INSERTS */
+	if (fd[0] < 0 || fd[1] < 0)
+		return -1;
+
+	spin_stop = 0;
+	pthread_create(&t[0], NULL, spin, (void *)(intptr_t)a);
+	pthread_create(&t[1], NULL, spin, (void *)(intptr_t)b);
+	ioctl(fd[0], PERF_EVENT_IOC_ENABLE, 0);
+	ioctl(fd[1], PERF_EVENT_IOC_ENABLE, 0);
+	sleep(1);
+	ioctl(fd[0], PERF_EVENT_IOC_DISABLE, 0);
+	ioctl(fd[1], PERF_EVENT_IOC_DISABLE, 0);
+	spin_stop = 1;
+	pthread_join(t[0], NULL);
+	pthread_join(t[1], NULL);
+
+	if (read(fd[0], &v[0], 8) != 8 || read(fd[1], &v[1], 8) != 8)
+		v[0] = v[1] = (uint64_t)-1;
+	close(fd[0]);
+	close(fd[1]);
+	*loads = v[0];
+	return v[1];
+}
+
+TEST(two_siblings_corruption)
+{
+	int64_t loads, lbr_on, lbr_off;
+	char why[160];
+	int a, b, before;
+
+	erratum_possible(why, sizeof(why));
+	SKIP_UNLESS_PRESENT(why);
+	SKIP_UNLESS_ROOT();
+	if (!sibling_pair(&a, &b))
+		SKIP(return, "no sibling of CPU 0 found");
+	before = knob_read();
+
+	ASSERT_EQ(0, knob_write("1", 1));
+	lbr_on = experiment(a, b, &loads);
+	if (lbr_on < 0)
+		SKIP(return, "cannot open raw events 0x81d0/0x20cc");
+	TH_LOG("workaround on:  CPU %d loads %lld, CPU %d LBR inserts %lld",
+	       a, (long long)loads, b, (long long)lbr_on);
+	EXPECT_LT(lbr_on, loads / 1000 + 10000);
+
+	ASSERT_EQ(0, knob_write("0", 1));
+	lbr_off = experiment(a, b, &loads);
+	TH_LOG("workaround off: CPU %d loads %lld, CPU %d LBR inserts %lld (over-count x%.0f)",
+	       a, (long long)loads, b, (long long)lbr_off,
+	       lbr_on > 0 ? (double)lbr_off / lbr_on : (double)lbr_off);
+
+	knob_write(before ? "1" : "0", 1);
+}
+
+TEST_HARNESS_MAIN
