@@ -38,7 +38,7 @@ run checkpatch checkpatch bash -c "'$TOP/scripts/checkpatch.sh' | tee '$RESULTS/
 step "workbench: refusing broken series"
 run scripts scripts bash -c "'$TOP/scripts/test-scripts.sh' | tee '$RESULTS/scripts.tap'"
 
-run kunit kunit "$TOP/scripts/kunit.sh"
+run kunit kunit "$TOP/scripts/qemu-run.sh"
 
 pass=$(cat "$RESULTS"/*.tap | grep -c '^ok ')
 fail=$(cat "$RESULTS"/*.tap | grep -c '^not ok')

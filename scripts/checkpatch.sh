@@ -6,6 +6,10 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
+# checkpatch.pl runs scripts/spdxcheck.py with the first python3 on PATH;
+# Debian's has the python3-ply and python3-git modules it needs.
+export PATH=/usr/bin:$PATH
+
 n=0
 fail=0
 for p in "$SERIES_OUT"/[0-9][0-9][0-9][0-9]-*.patch; do

@@ -10,4 +10,4 @@ set -uo pipefail
 "$TOP/scripts/setup.sh" || die "setup failed"
 "$TOP/scripts/prepare-tree.sh" || die "the base tree could not be prepared"
 "$TOP/scripts/apply-series.sh" || die "the series does not apply"
-"$TOP/scripts/kunit.sh"
+"$TOP/scripts/qemu-run.sh"

@@ -343,6 +343,29 @@ void xsu_disable(struct xsu_core *xc)
 }
 EXPORT_SYMBOL_IF_KUNIT(xsu_disable);
 
+/*
+ * A thread with no event on its counters: coming online (tracked if the
+ * workaround is on, which the core then follows) or going offline.
+ */
+static void xsu_thread_reset(struct xsu_core *xc, int tid, bool online,
+			     bool enabled)
+{
+	struct xsu_thread *t = &xc->thread[tid];
+	bool tracked = online && enabled;
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&xc->lock, flags);
+	if (online)
+		WRITE_ONCE(xc->enabled, enabled);
+	t->excl = 0;
+	t->shared = 0;
+	WRITE_ONCE(t->tracked, tracked);
+	raw_spin_unlock_irqrestore(&xc->lock, flags);
+
+	t->nr_corrupting = 0;
+	WRITE_ONCE(xc->corrupting[tid], 0);
+}
+
 /**
  * xsu_thread_online() - a thread of the core comes online
  * @xc:      the core's state
@@ -355,18 +378,7 @@ EXPORT_SYMBOL_IF_KUNIT(xsu_disable);
  */
 void xsu_thread_online(struct xsu_core *xc, int tid, bool enabled)
 {
-	struct xsu_thread *t = &xc->thread[tid];
-	unsigned long flags;
-
-	raw_spin_lock_irqsave(&xc->lock, flags);
-	t->excl = 0;
-	t->shared = 0;
-	WRITE_ONCE(t->tracked, enabled);
-	WRITE_ONCE(xc->enabled, enabled);
-	raw_spin_unlock_irqrestore(&xc->lock, flags);
-
-	t->nr_corrupting = 0;
-	WRITE_ONCE(xc->corrupting[tid], 0);
+	xsu_thread_reset(xc, tid, true, enabled);
 }
 EXPORT_SYMBOL_IF_KUNIT(xsu_thread_online);
 
@@ -381,16 +393,6 @@ EXPORT_SYMBOL_IF_KUNIT(xsu_thread_online);
  */
 void xsu_thread_offline(struct xsu_core *xc, int tid)
 {
-	struct xsu_thread *t = &xc->thread[tid];
-	unsigned long flags;
-
-	raw_spin_lock_irqsave(&xc->lock, flags);
-	t->excl = 0;
-	t->shared = 0;
-	WRITE_ONCE(t->tracked, false);
-	raw_spin_unlock_irqrestore(&xc->lock, flags);
-
-	t->nr_corrupting = 0;
-	WRITE_ONCE(xc->corrupting[tid], 0);
+	xsu_thread_reset(xc, tid, false, false);
 }
 EXPORT_SYMBOL_IF_KUNIT(xsu_thread_offline);

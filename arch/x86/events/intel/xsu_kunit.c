@@ -69,32 +69,42 @@ static struct xsu_core *xsu_new(struct kunit *test)
 	return xc;
 }
 
+/*
+ * Sibling states number @st (base 3, one digit per counter) as masks, and
+ * the dynamic mask the table gives @m: eXclusive takes the counter from
+ * every event, Shared from corrupting ones.
+ */
+static u64 table_mask(u64 m, bool corrupting, int st, u64 *ex, u64 *sh)
+{
+	int c;
+
+	*ex = 0;
+	*sh = 0;
+	for (c = 0; c < 4; c++, st /= 3) {
+		if (st % 3 == XSU_EXCLUSIVE)
+			*ex |= BIT_ULL(c);
+		else if (st % 3 == XSU_SHARED)
+			*sh |= BIT_ULL(c);
+	}
+	return m & ~*ex & ~(corrupting ? *sh : 0);
+}
+
 /* Every static mask on 4 counters against every sibling state. */
 static void allowed_mask_table(struct kunit *test)
 {
 	int m, corr, st;
+	u64 ex, sh, want;
 
-	for (m = 0; m < 16; m++)
-		for (corr = 0; corr < 2; corr++)
+	for (m = 0; m < 16; m++) {
+		for (corr = 0; corr < 2; corr++) {
 			for (st = 0; st < 81; st++) {
-				u64 ex = 0, sh = 0, want = m;
-				int c, v = st;
-
-				for (c = 0; c < 4; c++, v /= 3) {
-					if (v % 3 == XSU_EXCLUSIVE) {
-						ex |= BIT_ULL(c);
-						want &= ~BIT_ULL(c);
-					}
-					if (v % 3 == XSU_SHARED) {
-						sh |= BIT_ULL(c);
-						if (corr)
-							want &= ~BIT_ULL(c);
-					}
-				}
+				want = table_mask(m, corr, st, &ex, &sh);
 				KUNIT_EXPECT_EQ(test,
 						xsu_allowed_mask(m, corr, ex, sh),
 						want);
 			}
+		}
+	}
 }
 
 /*

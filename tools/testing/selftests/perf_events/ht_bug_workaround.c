@@ -80,16 +80,16 @@ static bool erratum_possible(char *why, size_t len)
 		return false;
 	}
 	while (fgets(line, sizeof(line), f)) {
-		if (!vendor[0])
-			sscanf(line, "vendor_id : %63s", vendor);
-		if (family < 0)
-			sscanf(line, "cpu family : %d", &family);
-		if (model < 0)
-			sscanf(line, "model : %d", &model);
+		if (!vendor[0] && sscanf(line, "vendor_id : %63s", vendor) == 1)
+			continue;
+		if (family < 0 && sscanf(line, "cpu family : %d", &family) == 1)
+			continue;
+		if (model < 0 && sscanf(line, "model : %d", &model) == 1)
+			continue;
 	}
 	fclose(f);
 
-	for (i = 0; i < sizeof(affected_models) / sizeof(int); i++)
+	for (i = 0; i < ARRAY_SIZE(affected_models); i++)
 		affected |= model == affected_models[i];
 	if (strcmp(vendor, "GenuineIntel") || family != 6 || !affected) {
 		snprintf(why, len,
@@ -139,15 +139,24 @@ static int knob_write(const char *val, size_t len)
 	return err;
 }
 
-#define SKIP_UNLESS_PRESENT(why) do {					\
-	if (!knob_present())						\
-		SKIP(return, "%s absent: %s", KNOB, why);		\
-} while (0)
+/*
+ * Why a test of the file cannot run here (absent, or a write test and not
+ * root), or NULL when it can.
+ */
+static const char *unusable(bool write)
+{
+	static char why[256];
+	char reason[160];
 
-#define SKIP_UNLESS_ROOT() do {						\
-	if (geteuid())							\
-		SKIP(return, "writing %s needs root", KNOB);		\
-} while (0)
+	erratum_possible(reason, sizeof(reason));
+	if (!knob_present())
+		snprintf(why, sizeof(why), "%s absent: %s", KNOB, reason);
+	else if (write && geteuid())
+		snprintf(why, sizeof(why), "writing %s needs root", KNOB);
+	else
+		return NULL;
+	return why;
+}
 
 TEST(present_exactly_where_erratum_can_occur)
 {
@@ -162,10 +171,10 @@ TEST(present_exactly_where_erratum_can_occur)
 
 TEST(reads_0_or_1)
 {
-	char why[160];
+	const char *why = unusable(false);
 
-	erratum_possible(why, sizeof(why));
-	SKIP_UNLESS_PRESENT(why);
+	if (why)
+		SKIP(return, "%s", why);
 	ASSERT_GE(knob_read(), 0);
 }
 
@@ -179,17 +188,16 @@ TEST(accepted_writes)
 		{ "off", 0 }, { "on", 1 }, { "N", 0 }, { "Y", 1 },
 		{ "false", 0 }, { "true", 1 }, { "1", 1 },
 	};
-	char why[160];
+	const char *why = unusable(true);
 	unsigned int i;
 	int orig;
 
-	erratum_possible(why, sizeof(why));
-	SKIP_UNLESS_PRESENT(why);
-	SKIP_UNLESS_ROOT();
+	if (why)
+		SKIP(return, "%s", why);
 	orig = knob_read();
 	ASSERT_GE(orig, 0);
 
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
 		EXPECT_EQ(0, knob_write(cases[i].in, strlen(cases[i].in)))
 			TH_LOG("writing \"%s\"", cases[i].in);
 		EXPECT_EQ(cases[i].value, knob_read());
@@ -204,19 +212,18 @@ TEST(accepted_writes)
 TEST(rejected_writes_change_nothing)
 {
 	static const char *const bad[] = { "2", "x", "-1", "o", " 1", "\n" };
-	char why[160];
+	const char *why = unusable(true);
 	unsigned int i;
 	int before, v;
 
-	erratum_possible(why, sizeof(why));
-	SKIP_UNLESS_PRESENT(why);
-	SKIP_UNLESS_ROOT();
+	if (why)
+		SKIP(return, "%s", why);
 	before = knob_read();
 	ASSERT_GE(before, 0);
 
 	for (v = 0; v < 2; v++) {
 		ASSERT_EQ(0, knob_write(v ? "1" : "0", 1));
-		for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		for (i = 0; i < ARRAY_SIZE(bad); i++) {
 			EXPECT_EQ(EINVAL, knob_write(bad[i], strlen(bad[i])))
 				TH_LOG("writing \"%s\"", bad[i]);
 			EXPECT_EQ(v, knob_read());
@@ -227,12 +234,12 @@ TEST(rejected_writes_change_nothing)
 
 TEST(non_root_write_refused)
 {
-	char why[160];
+	const char *why = unusable(false);
 	int before, status;
 	pid_t pid;
 
-	erratum_possible(why, sizeof(why));
-	SKIP_UNLESS_PRESENT(why);
+	if (why)
+		SKIP(return, "%s", why);
 	before = knob_read();
 	ASSERT_GE(before, 0);
 
@@ -251,8 +258,8 @@ TEST(non_root_write_refused)
 
 /* ---- the two-sibling experiment (affected hardware only) ---- */
 
-static volatile int spin_stop;
-static volatile uint64_t sink[4096];
+static int spin_stop;
+static uint64_t sink[4096];
 
 /* A load-heavy loop pinned on @arg's CPU. */
 static void *spin(void *arg)
@@ -265,9 +272,10 @@ static void *spin(void *arg)
 	CPU_ZERO(&set);
 	CPU_SET(cpu, &set);
 	sched_setaffinity(0, sizeof(set), &set);
-	while (!spin_stop)
+	while (!__atomic_load_n(&spin_stop, __ATOMIC_RELAXED))
 		for (i = 0; i < 4096; i++)
-			x += sink[(i * 67) & 4095];
+			x += __atomic_load_n(&sink[(i * 67) & 4095],
+					     __ATOMIC_RELAXED);
 	return (void *)(uintptr_t)x;
 }
 
@@ -306,7 +314,7 @@ static int64_t experiment(int a, int b, int64_t *loads)
 	if (fd[0] < 0 || fd[1] < 0)
 		return -1;
 
-	spin_stop = 0;
+	__atomic_store_n(&spin_stop, 0, __ATOMIC_RELAXED);
 	pthread_create(&t[0], NULL, spin, (void *)(intptr_t)a);
 	pthread_create(&t[1], NULL, spin, (void *)(intptr_t)b);
 	ioctl(fd[0], PERF_EVENT_IOC_ENABLE, 0);
@@ -314,12 +322,14 @@ static int64_t experiment(int a, int b, int64_t *loads)
 	sleep(1);
 	ioctl(fd[0], PERF_EVENT_IOC_DISABLE, 0);
 	ioctl(fd[1], PERF_EVENT_IOC_DISABLE, 0);
-	spin_stop = 1;
+	__atomic_store_n(&spin_stop, 1, __ATOMIC_RELAXED);
 	pthread_join(t[0], NULL);
 	pthread_join(t[1], NULL);
 
-	if (read(fd[0], &v[0], 8) != 8 || read(fd[1], &v[1], 8) != 8)
-		v[0] = v[1] = (uint64_t)-1;
+	if (read(fd[0], &v[0], 8) != 8 || read(fd[1], &v[1], 8) != 8) {
+		v[0] = (uint64_t)-1;
+		v[1] = (uint64_t)-1;
+	}
 	close(fd[0]);
 	close(fd[1]);
 	*loads = v[0];
@@ -328,13 +338,12 @@ static int64_t experiment(int a, int b, int64_t *loads)
 
 TEST(two_siblings_corruption)
 {
+	const char *why = unusable(true);
 	int64_t loads, lbr_on, lbr_off;
-	char why[160];
 	int a, b, before;
 
-	erratum_possible(why, sizeof(why));
-	SKIP_UNLESS_PRESENT(why);
-	SKIP_UNLESS_ROOT();
+	if (why)
+		SKIP(return, "%s", why);
 	if (!sibling_pair(&a, &b))
 		SKIP(return, "no sibling of CPU 0 found");
 	before = knob_read();
