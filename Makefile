@@ -1,8 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The two commands (see README):
-#   make run     build the patched kernel, boot it under QEMU, show KUnit results
-#   make check   every test: harness, fuzzing, benchmark, checkpatch, KUnit
+#   make run     build the patched kernel, boot it under QEMU, show the KUnit
+#                and kselftest results
+#   make check   every test: harness, fuzzing, benchmark, checkpatch, KUnit,
+#                kselftests, every patch building on its own
 # and:
 #   make series  export the series (git format-patch) into build/series/
 #   make bench   the matcher micro-benchmark alone
@@ -27,7 +29,10 @@ bench:
 		O=$(CURDIR)/build/harness all && build/harness/match_bench
 
 clean:
-	rm -rf build/harness build/results build/series build/kunit
+	rm -rf build/harness build/results build/series build/kunit \
+		build/selftests build/initramfs.cpio build/bisect build/bisect-out \
+		build/bisect-ok
+	-git -C build/linux worktree prune 2>/dev/null
 
 distclean:
 	rm -rf build

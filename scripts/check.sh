@@ -3,9 +3,10 @@
 #
 # make check: every test of the project. Installs what is missing, prepares
 # the base tree, applies the series, then runs the user-space harness,
-# checkpatch on the exported series, the workbench tests and the KUnit
-# suites in the QEMU-booted patched kernel. Every step writes TAP into
-# build/results/; the last line counts every test that ran.
+# checkpatch on the exported series, the workbench tests, the KUnit suites
+# and the perf_events kselftests in the QEMU-booted patched kernel, and
+# builds every patch on its own. Every step writes TAP into build/results/;
+# the last line counts every test that ran.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -39,6 +40,9 @@ step "workbench: refusing broken series"
 run scripts scripts bash -c "'$TOP/scripts/test-scripts.sh' | tee '$RESULTS/scripts.tap'"
 
 run kunit kunit "$TOP/scripts/qemu-run.sh"
+
+step "every patch builds on its own (arch/x86/events with W=1, selftests)"
+run bisect bisect bash -c "'$TOP/scripts/bisect-build.sh' | tee '$RESULTS/bisect.tap'; exit \${PIPESTATUS[0]}"
 
 pass=$(cat "$RESULTS"/*.tap | grep -c '^ok ')
 fail=$(cat "$RESULTS"/*.tap | grep -c '^not ok')

@@ -3,7 +3,7 @@
 #
 # make run: install what is missing, prepare Debian's 6.12 tree, apply the
 # series, build the patched kernel and boot it under QEMU, where the KUnit
-# suites run; their results are printed.
+# suites run and then the perf_events kselftests; both results are printed.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
