@@ -36,6 +36,9 @@ step "exporting the series and running checkpatch.pl --strict on every patch"
 run series series "$TOP/scripts/export-series.sh"
 run checkpatch checkpatch bash -c "'$TOP/scripts/checkpatch.sh' | tee '$RESULTS/checkpatch.tap'; exit \${PIPESTATUS[0]}"
 
+step "documentation: kernel-doc -Wall, reStructuredText"
+run docs docs bash -c "'$TOP/scripts/doc-check.sh' | tee '$RESULTS/docs.tap'; exit \${PIPESTATUS[0]}"
+
 step "workbench: refusing broken series"
 run scripts scripts bash -c "'$TOP/scripts/test-scripts.sh' | tee '$RESULTS/scripts.tap'"
 

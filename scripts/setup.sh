@@ -11,6 +11,7 @@ PACKAGES=(
 	build-essential bc bison flex libelf-dev libssl-dev cpio kmod
 	python3 perl git xz-utils
 	python3-ply python3-git	# checkpatch.pl runs spdxcheck.py
+	python3-docutils	# checks the new Documentation/ pages
 	qemu-system-x86		# boots the patched kernel
 	clang			# libFuzzer for the harness fuzz target
 	valgrind		# helgrind/callgrind in the harness

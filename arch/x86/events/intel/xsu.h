@@ -98,6 +98,7 @@ void xsu_thread_offline(struct xsu_core *xc, int tid);
  * @tid: the scheduling thread
  *
  * Context: between xsu_begin() and xsu_end().
+ * Return: true when the pass applies dynamic masks.
  */
 static inline bool xsu_pass_enabled(const struct xsu_core *xc, int tid)
 {
@@ -113,6 +114,8 @@ static inline bool xsu_pass_enabled(const struct xsu_core *xc, int tid)
  * the core has a corrupting event, each thread may use at most half of
  * the general-purpose counters, so that neither starves the other for
  * good. Only meaningful between xsu_begin() and xsu_end().
+ *
+ * Return: true when gpmax is to be halved for this pass.
  */
 static inline bool xsu_halve_gpmax(const struct xsu_core *xc, int tid)
 {
