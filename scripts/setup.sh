@@ -15,6 +15,7 @@ PACKAGES=(
 	qemu-system-x86		# boots the patched kernel
 	clang			# libFuzzer for the harness fuzz target
 	valgrind		# helgrind/callgrind in the harness
+	librsvg2-bin		# rsvg-convert: checks that the simulator's SVG renders
 )
 
 missing=()

@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Scheduling simulator (tools/testing/x86-pmu/sim*.c): replays the perf
+ * scheduling loop on two sibling hyper-threads with the series' own
+ * matcher and XSU files. This header is shared by its parts:
+ *
+ *   sim.c         command line, the generic-layer loop, policies, reports
+ *   sim_events.c  PMU models and event lists (perf's JSON tables, raw
+ *                 codes, explicit masks)
+ *   sim_svg.c     the SVG timeline
+ */
+#ifndef _X86_PMU_SIM_H
+#define _X86_PMU_SIM_H
+
+#include <stddef.h>
+#include <linux/types.h>
+
+#define SIM_MAX_EVENTS	32
+#define SIM_FIXED_BASE	32	/* counter index of fixed counter 0 */
+
+/* ---- PMU models and events (sim_events.c) ---- */
+
+struct sim_pmu {
+	char name[16];		/* "snb", "ivb", "hsw" or "generic" */
+	const char *json_dir;	/* perf's table directory, NULL: generic */
+	bool ht;		/* Hyper-Threading on */
+	int nr_gp;		/* 4 with HT on, 8 with HT off, or --counters */
+	int nr_fixed;		/* 3 on snb/ivb/hsw, 0 on generic */
+	bool erratum;		/* BJ122/BV98/HSD29 apply: snb/ivb/hsw, HT on */
+};
+
+/*
+ * Fill @pmu for @model ("snb", "ivb", "hsw" or "generic"); @ht selects 4
+ * or 8 GP counters on the Intel models; @counters (> 0) is the number of
+ * GP counters of "generic" (0 otherwise). Returns 0, or -1 with a message
+ * in @err.
+ */
+int sim_pmu_lookup(const char *model, bool ht, int counters,
+		   struct sim_pmu *pmu, char *err, size_t errlen);
+
+struct sim_event {
+	char name[64];		/* the token as the user wrote it */
+	u64 mask;		/* static counter mask: GP from bit 0, fixed from bit 32 */
+	bool corrupting;	/* event code 0xd0-0xd3 or marked with the erratum */
+};
+
+/*
+ * Parse a comma-separated event list as a perf user writes it: names from
+ * perf's tables for the model (case-insensitive EventName, e.g.
+ * MEM_UOPS_RETIRED.ALL_LOADS), perf's generic names (cycles, instructions,
+ * branches, ...), raw codes rUUEE (r81d0), each optionally followed by
+ * perf modifiers (":u", ":k", ":ukp", ...). @ksrc is the kernel tree that
+ * holds tools/perf/pmu-events/arch/x86/. Returns the number of events, or
+ * -1 with a message naming the bad token in @err (nothing is returned in
+ * @ev then).
+ */
+int sim_events_parse(const struct sim_pmu *pmu, const char *ksrc,
+		     const char *list, struct sim_event *ev, int max,
+		     char *err, size_t errlen);
+
+/*
+ * Parse explicit masks ("0x6,0x8,0x9,0xb"), each optionally followed by
+ * ":c" for a corrupting event. Returns the number of events, or -1 with a
+ * message naming the bad token in @err.
+ */
+int sim_masks_parse(const char *list, struct sim_event *ev, int max,
+		    char *err, size_t errlen);
+
+/* ---- the SVG timeline (sim_svg.c) ---- */
+
+enum sim_cell_state { SIM_U = 0, SIM_S = 1, SIM_X = 2 };
+
+/* One counter of one thread during one tick. */
+struct sim_cell {
+	s8 event;		/* index into that thread's events, -1: idle */
+	u8 state;		/* XSU state of this counter for this thread */
+};
+
+struct sim_timeline {
+	const char *title;	/* e.g. "hsw, HT on, matcher hk, XSU series" */
+	int ticks;
+	int nr_gp, nr_fixed;	/* rows per thread: GP counters, then fixed */
+	bool xsu;		/* states are meaningful (XSU on) */
+	int nr_events[2];
+	const struct sim_event *events[2];
+	struct sim_cell *cells;	/* ticks x 2 threads x (nr_gp + nr_fixed) */
+};
+
+/* Cell of tick @t, thread @th (0/1), row @r (GP counter r, then fixed). */
+#define SIM_CELL(tl, t, th, r) \
+	((tl)->cells[((t) * 2 + (th)) * ((tl)->nr_gp + (tl)->nr_fixed) + (r)])
+
+/* Write @tl as a standalone SVG file. Returns 0, or -1 with @err set. */
+int sim_svg_write(const struct sim_timeline *tl, const char *path,
+		  char *err, size_t errlen);
+
+#endif
