@@ -8,10 +8,12 @@
 # and:
 #   make series  export the series (git format-patch) into build/series/
 #   make bench   the matcher micro-benchmark alone
+#   make sim     the scheduling simulator's six scenarios; make sim ARGS="..."
+#                runs it with your own arguments (ARGS="--help")
 #   make clean   remove build outputs (keeps the extracted tree)
 #   make distclean  remove build/ entirely
 
-.PHONY: run check series bench clean distclean
+.PHONY: run check series bench sim clean distclean
 
 run:
 	@scripts/run.sh
@@ -28,11 +30,17 @@ bench:
 		$(MAKE) -s -C tools/testing/x86-pmu KSRC=$(CURDIR)/build/linux \
 		O=$(CURDIR)/build/harness all && build/harness/match_bench
 
+sim:
+	@scripts/sim.sh $(ARGS)
+
 clean:
 	rm -rf build/harness build/results build/series build/kunit \
 		build/selftests build/initramfs.cpio build/bisect build/bisect-out \
 		build/bisect-ok
 	-git -C build/linux worktree prune 2>/dev/null
 
-distclean:
+distsim:
+	@scripts/sim.sh $(ARGS)
+
+clean:
 	rm -rf build

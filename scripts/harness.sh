@@ -29,6 +29,14 @@ if grep -q "ThreadSanitizer" "$RESULTS/harness-xsu-stress.tap"; then
 	echo "not ok - ThreadSanitizer reported a data race" >> "$RESULTS/harness-xsu-stress.tap"
 fi
 
+step "scheduling simulator: event tables, SVG, greedy model, scenarios, command line"
+"$OUT/sim_events_test" "$KSRC" | tee "$RESULTS/harness-sim-events.tap"
+mkdir -p "$OUT/svg"
+"$OUT/sim_svg_test" "$OUT/svg" | tee "$RESULTS/harness-sim-svg.tap"
+"$OUT/sim_test" "$KSRC" | tee "$RESULTS/harness-sim.tap"
+bash "$H/sim_cli_test.sh" "$OUT/x86-pmu-sim" "$KSRC" "$OUT/svg" |
+	tee "$RESULTS/harness-sim-cli.tap"
+
 step "libFuzzer: $FUZZ_RUNS runs, seed 1"
 if "$OUT/match_fuzz" -runs="$FUZZ_RUNS" -seed=1 -max_len=160 \
 	> "$RESULTS/fuzz.log" 2>&1; then

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The x86_schedule_events() flow in miniature, calling the series' own
- * units: xsu_begin(), dynamic masks from xsu_constrain(), the fast path
- * (keep every previous counter if all are still legal), the matcher with
- * the previous counters as hints, xsu_commit() of a complete placement,
- * xsu_end(). "Interrupts" are off for the pass, as in the kernel.
+ * The x86_schedule_events() flow in miniature: begin, dynamic masks, the
+ * fast path (keep every previous counter if all are still legal), the
+ * matcher with the previous counters as hints, commit of a complete
+ * placement, end. "Interrupts" are off for the pass, as in the kernel.
+ * pass_xsu_hooks runs it on the series' own xsu.c.
  */
 #include <linux/spinlock.h>
 
@@ -15,21 +15,55 @@
 void (*pass_commit_hook)(struct xsu_core *xc, int tid,
 			 const struct pass_events *ev);
 
-int pass_schedule(struct xsu_core *xc, int tid, struct pass_events *ev,
-		  int nr_gp, bool halve, u64 *dyn)
+static void xsu_hook_begin(void *ctx, int tid)
+{
+	xsu_begin(ctx, tid);
+}
+
+static u64 xsu_hook_constrain(void *ctx, int tid, u64 mask, bool corrupting)
+{
+	return xsu_constrain(ctx, tid, mask, corrupting);
+}
+
+static bool xsu_hook_halve(void *ctx, int tid)
+{
+	return xsu_halve_gpmax(ctx, tid);
+}
+
+static void xsu_hook_commit(void *ctx, int tid, int cntr, bool corrupting)
+{
+	xsu_commit(ctx, tid, cntr, corrupting);
+}
+
+static void xsu_hook_end(void *ctx, int tid)
+{
+	xsu_end(ctx, tid);
+}
+
+const struct pass_hooks pass_xsu_hooks = {
+	.begin = xsu_hook_begin,
+	.constrain = xsu_hook_constrain,
+	.halve_gpmax = xsu_hook_halve,
+	.commit = xsu_hook_commit,
+	.end = xsu_hook_end,
+};
+
+int pass_run(const struct pass_hooks *hooks, void *ctx, int tid,
+	     struct pass_events *ev, int nr_gp, bool halve, u64 *dyn,
+	     pass_match_fn match, int *out)
 {
 	u64 masks[64], used = 0;
 	int assign[64], i, left = 0, gpmax = nr_gp;
 	bool irqs = shim_irqs_off;
 
 	shim_irqs_off = true;
-	if (xc)
-		xsu_begin(xc, tid);
+	if (hooks)
+		hooks->begin(ctx, tid);
 
 	for (i = 0; i < ev->n; i++) {
-		masks[i] = xc ? xsu_constrain(xc, tid, ev->mask[i],
-					      ev->corrupting[i]) :
-				ev->mask[i];
+		masks[i] = hooks ? hooks->constrain(ctx, tid, ev->mask[i],
+						    ev->corrupting[i]) :
+				   ev->mask[i];
 		if (dyn)
 			dyn[i] = masks[i];
 	}
@@ -45,25 +79,30 @@ int pass_schedule(struct xsu_core *xc, int tid, struct pass_events *ev,
 	}
 
 	if (i < ev->n) {
-		if (halve && xsu_halve_gpmax(xc, tid))
+		if (halve && hooks && hooks->halve_gpmax(ctx, tid))
 			gpmax /= 2;
 		for (i = 0; i < ev->n; i++)
 			assign[i] = ev->counter[i];
-		left = x86_counter_match(masks, ev->n, 0, gpmax, assign);
+		left = (match ? match : x86_counter_match)(masks, ev->n, 0,
+							   gpmax, assign);
 	}
 
 	if (!left) {
 		for (i = 0; i < ev->n; i++) {
-			if (xc)
-				xsu_commit(xc, tid, assign[i], ev->corrupting[i]);
-			ev->counter[i] = assign[i];
+			if (hooks)
+				hooks->commit(ctx, tid, assign[i],
+					      ev->corrupting[i]);
+			if (out)
+				out[i] = assign[i];
+			else
+				ev->counter[i] = assign[i];
 		}
-		if (pass_commit_hook)
-			pass_commit_hook(xc, tid, ev);
+		if (pass_commit_hook && hooks == &pass_xsu_hooks)
+			pass_commit_hook(ctx, tid, ev);
 	}
 
-	if (xc)
-		xsu_end(xc, tid);
+	if (hooks)
+		hooks->end(ctx, tid);
 	shim_irqs_off = irqs;
 	return left;
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * One scheduling pass of a thread, as x86_schedule_events() runs it with
- * the series applied: XSU transaction around the fast path and the
+ * the series applied: the XSU transaction around the fast path and the
  * matcher. Used by the XSU tests, the stress test and the simulator.
  */
 #ifndef _X86_PMU_PASS_H
@@ -18,19 +18,52 @@ struct pass_events {
 	int counter[64];	/* counter held (hw.idx), -1 if none */
 };
 
-/*
- * Schedule the window @ev on thread @tid of @xc (NULL: no XSU) with @nr_gp
- * general-purpose counters; @halve applies upstream's gpmax halving.
- * On success every event gets a counter in ev->counter and the placement
- * is committed; on failure nothing changes. @dyn, if not NULL, receives
- * the dynamic masks. Returns the number of events left out.
- */
-int pass_schedule(struct xsu_core *xc, int tid, struct pass_events *ev,
-		  int nr_gp, bool halve, u64 *dyn);
+/* A counter assignment function with x86_counter_match()'s contract. */
+typedef int (*pass_match_fn)(const u64 *masks, int n, u64 paired, int gpmax,
+			     int *assign);
 
 /*
- * If set, called by every successful pass after xsu_commit() and before
- * xsu_end(), with the core lock held when the pass took it.
+ * The cross-thread exclusion a pass runs under: the start/get-constraints
+ * /commit/stop callbacks of the kernel's x86_pmu. The series' xsu.c is
+ * pass_xsu_hooks (ctx: the struct xsu_core); the simulator also models
+ * Linux 6.12's intel_excl_cntrs with its own hooks.
+ */
+struct pass_hooks {
+	void (*begin)(void *ctx, int tid);
+	u64 (*constrain)(void *ctx, int tid, u64 mask, bool corrupting);
+	bool (*halve_gpmax)(void *ctx, int tid);
+	void (*commit)(void *ctx, int tid, int cntr, bool corrupting);
+	void (*end)(void *ctx, int tid);
+};
+
+extern const struct pass_hooks pass_xsu_hooks;
+
+/*
+ * Schedule the window @ev on thread @tid with @nr_gp general-purpose
+ * counters, under @hooks with @ctx (NULL hooks: no exclusion); @halve
+ * allows the gpmax halving the hooks ask for. ev->counter holds each
+ * event's hw.idx: the fast path keeps them if all are legal, else @match
+ * (NULL: x86_counter_match) gets them as hints. On success every event
+ * gets a counter in @out (NULL: ev->counter) and the placement is
+ * committed; on failure nothing changes. @dyn, if not NULL, receives the
+ * dynamic masks. Returns the number of events left out.
+ */
+int pass_run(const struct pass_hooks *hooks, void *ctx, int tid,
+	     struct pass_events *ev, int nr_gp, bool halve, u64 *dyn,
+	     pass_match_fn match, int *out);
+
+/* pass_run() under the series' XSU (@xc NULL: none), with the matcher. */
+static inline int pass_schedule(struct xsu_core *xc, int tid,
+				struct pass_events *ev, int nr_gp, bool halve,
+				u64 *dyn)
+{
+	return pass_run(xc ? &pass_xsu_hooks : NULL, xc, tid, ev, nr_gp,
+			halve, dyn, NULL, NULL);
+}
+
+/*
+ * If set, called by every successful pass after the commits and before
+ * the end hook (with the core lock held under pass_xsu_hooks).
  */
 extern void (*pass_commit_hook)(struct xsu_core *xc, int tid,
 				const struct pass_events *ev);

@@ -1,0 +1,450 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * x86-pmu-sim: what a list of perf events does on two sibling
+ * hyper-threads -- which events multiplex and how much, on which counter,
+ * and how long they sit beside a corrupting event on the sibling's same
+ * counter -- under the series' own matcher and XSU code, side by side with
+ * what the series replaces. See --help.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../../arch/x86/events/counter_match.h"
+#include "sim_engine.h"
+
+#define MAX_POLICIES	8
+
+static void usage(FILE *f)
+{
+	fputs(
+"usage: x86-pmu-sim [options]\n"
+"\n"
+"Replays perf's scheduling loop on two sibling hyper-threads: every tick\n"
+"each thread takes its events off the counters, rotates its list by one if\n"
+"the last round left events out, and adds them back one at a time, each add\n"
+"rescheduling the whole window (fast path first), stopping at the first\n"
+"event that does not fit. The matcher and XSU code are the kernel's files.\n"
+"\n"
+"PMU:\n"
+"  --model snb|ivb|hsw|generic  PMU model (default hsw)\n"
+"  --ht on|off                   Hyper-Threading: 4 or 8 GP counters (on)\n"
+"  --counters N                  GP counters of the generic model\n"
+"  --tree DIR                    kernel tree holding tools/perf/pmu-events\n"
+"                                (default: the build/linux next to this tool)\n"
+"Events (perf syntax: table names, generic names, raw rUUEE, modifiers):\n"
+"  --ht0 LIST, --ht1 LIST        each thread's event list, in order\n"
+"  -C MASKS                      HT0's events as explicit counter masks,\n"
+"                                e.g. -C 0x6,0x8,0x9,0xb (\":c\": corrupting)\n"
+"  --start0 T, --start1 T        first tick of each list (0)\n"
+"  --dur0 D, --dur1 D            ticks each list stays enabled (to the end)\n"
+"  --rates0 R,.., --rates1 R,..  events per tick of each event: estimated\n"
+"                                raw and scaled counts, leaks included\n"
+"Run:\n"
+"  --ticks N                     ticks to simulate (120)\n"
+"  --matcher greedy|hk|all       counter assignment (all)\n"
+"  --xsu off|upstream|series|research|all\n"
+"                                cross-thread exclusion (off,upstream,series)\n"
+"  --order fixed|alternate|random[:SEED]\n"
+"                                which sibling acts first in a tick (fixed)\n"
+"  --continue                    keep adding events past one that does not fit\n"
+"  --svg FILE                    timeline of the first policy as SVG\n"
+"  --exhaustive N                all tuples of non-empty masks of N events on\n"
+"                                N GP counters: where one matcher places more\n"
+"  -h, --help                    this text\n"
+"\n"
+"Policies: greedy = upstream 6.12's weight-order first fit (a model checked\n"
+"against upstream's code), hk = the series' Hopcroft-Karp matcher; XSU off,\n"
+"upstream = Linux 6.12's intel_excl_cntrs (a model, with its gpmax halving),\n"
+"series = arch/x86/events/intel/xsu.c (with the halving kept), research =\n"
+"xsu.c with no starvation limit. The erratum applies on snb/ivb/hsw with HT\n"
+"on; exposure is the share of an event's running time spent beside a\n"
+"corrupting event on the sibling's same GP counter.\n", f);
+}
+
+static int die(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "x86-pmu-sim: ");
+	fprintf(stderr, fmt, arg);
+	fputc('\n', stderr);
+	return 2;
+}
+
+static bool parse_int(const char *s, int min, int max, int *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 0);
+	if (errno || end == s || *end || v < min || v > max)
+		return false;
+	*out = v;
+	return true;
+}
+
+/*
+ * Comma-separated non-negative numbers into @rate; returns how many, or -1
+ * with the bad token copied into @bad.
+ */
+static int parse_rates(const char *list, double *rate, int max, char *bad,
+		       size_t len)
+{
+	char *copy = strdup(list), *tok, *save = NULL;
+	int n = 0;
+
+	for (tok = strtok_r(copy, ",", &save); tok && n >= 0;
+	     tok = strtok_r(NULL, ",", &save)) {
+		char *end;
+
+		if (n < max)
+			rate[n] = strtod(tok, &end);
+		if (n >= max || end == tok || *end || rate[n] < 0) {
+			snprintf(bad, len, "%s", tok);
+			n = -1;
+		} else {
+			n++;
+		}
+	}
+	free(copy);
+	return n;
+}
+
+static void print_stats(const struct sim_config *cfg,
+			const struct sim_result *res, bool rates)
+{
+	int tid, e;
+
+	for (tid = 0; tid < 2; tid++) {
+		const struct sim_thread_cfg *th = &cfg->th[tid];
+
+		if (!th->n)
+			continue;
+		if (th->dur < 0)
+			printf("HT%d (from tick %d):\n", tid, th->start);
+		else
+			printf("HT%d (ticks %d-%d):\n", tid, th->start,
+			       th->start + th->dur - 1);
+		printf("  %-28s %10s %8s %9s", "event", "scheduled", "counter",
+		       "exposure");
+		if (rates)
+			printf(" %14s %14s %12s", "raw count", "scaled count",
+			       "leaked");
+		printf("\n");
+		for (e = 0; e < th->n; e++) {
+			const struct sim_event_stats *st = &res->ev[tid][e];
+			int c = sim_top_counter(st);
+			char cn[16] = "-";
+
+			if (c >= SIM_FIXED_BASE)
+				snprintf(cn, sizeof(cn), "f%d", c - SIM_FIXED_BASE);
+			else if (c >= 0)
+				snprintf(cn, sizeof(cn), "c%d", c);
+			printf("  %-28s %9.2f%% %8s %8.2f%%%s", th->ev[e].name,
+			       st->enabled ? 100.0 * st->running / st->enabled : 0,
+			       cn,
+			       st->running ? 100.0 * st->exposure / st->running : 0,
+			       th->ev[e].corrupting ? " C" : "  ");
+			if (rates)
+				printf(" %14.0f %14.0f %12.0f", st->raw,
+				       st->running ? st->raw * st->enabled /
+						     st->running : 0,
+				       st->leaked);
+			printf("\n");
+		}
+	}
+	printf("reprogrammings: %.3f per tick (%ld); GP counters in use: %.2f per thread-tick; %ld passes\n",
+	       cfg->ticks ? (double)res->reprogrammings / cfg->ticks : 0,
+	       res->reprogrammings,
+	       res->thread_ticks ? (double)res->gp_used / res->thread_ticks : 0,
+	       res->passes);
+}
+
+/*
+ * --exhaustive N: one thread, N GP counters, every tuple of non-empty
+ * masks; how many events each matcher places when the window grows until
+ * the first failure, when it continues past failures, and in one pass
+ * over the whole list.
+ */
+static int exhaustive(int n)
+{
+	static const char *const how[3] = {
+		"grow until the first failure", "grow, continue past failures",
+		"whole list in one pass",
+	};
+	long more[3][2] = { { 0 } }, total = 1, t;
+	u64 masks[8];
+	int i, k, m, mode;
+
+	for (i = 0; i < n; i++)
+		total *= (1 << n) - 1;
+
+	for (t = 0; t < total; t++) {
+		long v = t;
+		int placed[3][2];
+
+		for (i = 0; i < n; i++, v /= (1 << n) - 1)
+			masks[i] = 1 + v % ((1 << n) - 1);
+		for (m = 0; m < 2; m++) {
+			int (*match)(const u64 *, int, u64, int, int *) =
+				m ? x86_counter_match : sim_greedy_match;
+			u64 win[8];
+			int w, ok;
+
+			for (mode = 0; mode < 2; mode++) {
+				for (w = 0, k = 0; k < n; k++) {
+					win[w] = masks[k];
+					ok = !match(win, w + 1, 0, n, NULL);
+					if (ok)
+						w++;
+					else if (!mode)
+						break;
+				}
+				placed[mode][m] = w;
+			}
+			placed[2][m] = n - match(masks, n, 0, n, NULL);
+		}
+		for (mode = 0; mode < 3; mode++) {
+			more[mode][0] += placed[mode][0] > placed[mode][1];
+			more[mode][1] += placed[mode][1] > placed[mode][0];
+		}
+	}
+
+	printf("all %ld tuples of non-empty masks of %d events on %d GP counters\n",
+	       total, n, n);
+	printf("  %-32s %14s %14s\n", "events placed per pass", "hk > greedy",
+	       "greedy > hk");
+	for (mode = 0; mode < 3; mode++)
+		printf("  %-32s %14ld %14ld\n", how[mode], more[mode][1],
+		       more[mode][0]);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "model", 1, NULL, 'm' }, { "ht", 1, NULL, 'H' },
+		{ "counters", 1, NULL, 'n' }, { "tree", 1, NULL, 'T' },
+		{ "ht0", 1, NULL, '0' }, { "ht1", 1, NULL, '1' },
+		{ "start0", 1, NULL, 's' }, { "start1", 1, NULL, 'S' },
+		{ "dur0", 1, NULL, 'd' }, { "dur1", 1, NULL, 'D' },
+		{ "rates0", 1, NULL, 'r' }, { "rates1", 1, NULL, 'R' },
+		{ "ticks", 1, NULL, 't' }, { "matcher", 1, NULL, 'M' },
+		{ "xsu", 1, NULL, 'x' }, { "order", 1, NULL, 'o' },
+		{ "continue", 0, NULL, 'c' }, { "svg", 1, NULL, 'g' },
+		{ "exhaustive", 1, NULL, 'e' }, { "help", 0, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *model = "hsw", *tree = NULL, *svg = NULL, *masks = NULL;
+	const char *lists[2] = { NULL, NULL }, *rates[2] = { NULL, NULL };
+	const char *matcher = "all", *xsu = "off,upstream,series";
+	struct sim_policy pol[MAX_POLICIES];
+	static struct sim_config cfg;
+	static struct sim_result res[MAX_POLICIES];
+	int counters = 0, exh = 0, npol = 0, opt, i, j;
+	bool ht = true;
+	char err[256];
+
+	cfg.ticks = 120;
+	cfg.th[0].dur = -1;
+	cfg.th[1].dur = -1;
+
+	while ((opt = getopt_long(argc, argv, "C:h", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'm': model = optarg; break;
+		case 'H':
+			if (strcmp(optarg, "on") && strcmp(optarg, "off"))
+				return die("--ht takes on or off, not '%s'", optarg);
+			ht = !strcmp(optarg, "on");
+			break;
+		case 'n':
+			if (!parse_int(optarg, 1, 32, &counters))
+				return die("--counters takes 1 to 32, not '%s'", optarg);
+			break;
+		case 'T': tree = optarg; break;
+		case '0': lists[0] = optarg; break;
+		case '1': lists[1] = optarg; break;
+		case 'C': masks = optarg; break;
+		case 's': case 'S': case 'd': case 'D': {
+			int v, *dst = opt == 's' ? &cfg.th[0].start :
+				      opt == 'S' ? &cfg.th[1].start :
+				      opt == 'd' ? &cfg.th[0].dur : &cfg.th[1].dur;
+
+			if (!parse_int(optarg, 0, 1000000, &v))
+				return die("bad tick count '%s'", optarg);
+			*dst = v;
+			break;
+		}
+		case 'r': rates[0] = optarg; break;
+		case 'R': rates[1] = optarg; break;
+		case 't':
+			if (!parse_int(optarg, 1, 1000000, &cfg.ticks))
+				return die("--ticks takes 1 to 1000000, not '%s'", optarg);
+			break;
+		case 'M': matcher = optarg; break;
+		case 'x': xsu = optarg; break;
+		case 'o':
+			if (!strcmp(optarg, "fixed")) {
+				cfg.order = SIM_ORDER_FIXED;
+			} else if (!strcmp(optarg, "alternate")) {
+				cfg.order = SIM_ORDER_ALTERNATE;
+			} else if (!strncmp(optarg, "random", 6) &&
+				   (!optarg[6] || optarg[6] == ':')) {
+				cfg.order = SIM_ORDER_RANDOM;
+				cfg.seed = optarg[6] ? strtoull(optarg + 7, NULL, 0) : 1;
+			} else {
+				return die("--order takes fixed, alternate or random[:SEED], not '%s'", optarg);
+			}
+			break;
+		case 'c': cfg.cont = true; break;
+		case 'g': svg = optarg; break;
+		case 'e':
+			if (!parse_int(optarg, 1, 6, &exh))
+				return die("--exhaustive takes 1 to 6, not '%s'", optarg);
+			break;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return 2;
+		}
+	}
+	if (optind < argc)
+		return die("unexpected argument '%s' (see --help)", argv[optind]);
+	if (exh)
+		return exhaustive(exh);
+
+	/* Policies: the product of the matchers and XSU variants asked for. */
+	for (i = 0; i < 2; i++) {
+		static const char *const mn[2] = { "greedy", "hk" };
+
+		if (strcmp(matcher, "all") && strcmp(matcher, mn[i]))
+			continue;
+		for (j = 0; j < 4; j++) {
+			static const char *const xn[4] = {
+				"off", "upstream", "series", "research" };
+			char *list = strdup(xsu), *tok, *save = NULL;
+			bool want = false;
+
+			for (tok = strtok_r(list, ",", &save); tok;
+			     tok = strtok_r(NULL, ",", &save))
+				want |= !strcmp(tok, "all") || !strcmp(tok, xn[j]);
+			free(list);
+			if (want && npol < MAX_POLICIES) {
+				pol[npol].matcher = i;
+				pol[npol++].xsu = j;
+			}
+		}
+	}
+	if (!npol)
+		return die("no policy matches --matcher/--xsu ('%s')", matcher);
+
+	if (sim_pmu_lookup(model, ht, counters, &cfg.pmu, err, sizeof(err)))
+		return die("%s", err);
+
+	/* Without the erratum every XSU variant is "off": keep one of each. */
+	if (!cfg.pmu.erratum) {
+		int k = 0;
+
+		for (i = 0; i < npol; i++) {
+			for (j = 0; j < k; j++)
+				if (pol[j].matcher == pol[i].matcher)
+					break;
+			if (j == k) {
+				pol[k] = pol[i];
+				pol[k++].xsu = SIM_XSU_OFF;
+			}
+		}
+		npol = k;
+	}
+
+	if (!tree) {
+		static char def[4096];
+		char *slash;
+
+		/* the binary lives in build/harness: the tree is build/linux */
+		snprintf(def, sizeof(def), "%s", argv[0]);
+		slash = strrchr(def, '/');
+		if (slash)
+			snprintf(slash, def + sizeof(def) - slash, "/../linux");
+		else
+			snprintf(def, sizeof(def), "../linux");
+		tree = def;
+	}
+
+	for (i = 0; i < 2; i++) {
+		int n;
+
+		if (i == 0 && masks)
+			n = sim_masks_parse(masks, cfg.th[0].ev, SIM_MAX_EVENTS,
+					    err, sizeof(err));
+		else if (lists[i])
+			n = sim_events_parse(&cfg.pmu, tree, lists[i],
+					     cfg.th[i].ev, SIM_MAX_EVENTS, err,
+					     sizeof(err));
+		else
+			n = 0;
+		if (n < 0)
+			return die("%s", err);
+		cfg.th[i].n = n;
+		if (rates[i]) {
+			int r = parse_rates(rates[i], cfg.th[i].rate,
+					    SIM_MAX_EVENTS, err, sizeof(err));
+
+			if (r < 0)
+				return die("bad rate '%s' (events per tick)", err);
+			if (r != n)
+				return die("%s", "--rates0/--rates1 need one rate per event");
+		}
+	}
+	if (!cfg.th[0].n && !cfg.th[1].n)
+		return die("%s", "no events: give --ht0, --ht1 or -C (see --help)");
+
+	printf("x86-pmu-sim: %s, HT %s, %d GP + %d fixed counters, %d ticks, order %s%s; erratum %s\n",
+	       cfg.pmu.name, cfg.pmu.ht ? "on" : "off", cfg.pmu.nr_gp,
+	       cfg.pmu.nr_fixed, cfg.ticks,
+	       cfg.order == SIM_ORDER_FIXED ? "fixed" :
+	       cfg.order == SIM_ORDER_ALTERNATE ? "alternate" : "random",
+	       cfg.cont ? ", continuing past failures" : "",
+	       cfg.pmu.erratum ? "applies" : "does not apply");
+
+	for (i = 0; i < npol; i++) {
+		if (sim_run(&cfg, &pol[i], &res[i], svg && !i)) {
+			fprintf(stderr, "x86-pmu-sim: out of memory\n");
+			return 1;
+		}
+		printf("\n== matcher %s ==\n", sim_policy_name(&pol[i]));
+		print_stats(&cfg, &res[i], rates[0] || rates[1]);
+		if (res[i].tl) {
+			if (sim_svg_write(res[i].tl, svg, err, sizeof(err)))
+				return die("%s", err);
+			printf("timeline: %s\n", svg);
+			sim_timeline_free(res[i].tl);
+		}
+	}
+
+	if (npol > 1) {
+		printf("\nscheduled fraction side by side:\n  %-6s %-28s", "", "event");
+		for (i = 0; i < npol; i++)
+			printf(" %20s", sim_policy_name(&pol[i]));
+		printf("\n");
+		for (j = 0; j < 2; j++) {
+			int e;
+
+			for (e = 0; e < cfg.th[j].n; e++) {
+				printf("  HT%d    %-28s", j, cfg.th[j].ev[e].name);
+				for (i = 0; i < npol; i++) {
+					const struct sim_event_stats *st = &res[i].ev[j][e];
+
+					printf(" %19.2f%%", st->enabled ?
+					       100.0 * st->running / st->enabled : 0);
+				}
+				printf("\n");
+			}
+		}
+		printf("  %-35s", "reprogrammings per tick");
+		for (i = 0; i < npol; i++)
+			printf(" %20.3f", (double)res[i].reprogrammings / cfg.ticks);
+		printf("\n");
+	}
+	return 0;
+}

@@ -1,0 +1,62 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Tests of the x86-pmu-sim command line, in TAP: help, bad input refused
+# with the bad token named and nothing run, --exhaustive 4 in seconds, and
+# an SVG timeline that is well-formed XML and renders (rsvg-convert).
+#
+# usage: sim_cli_test.sh SIM_BINARY KERNEL_TREE OUTPUT_DIR
+set -u
+sim=$1 tree=$2 out=$3
+n=0
+result() {
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi
+}
+
+"$sim" --help | grep -q "usage: x86-pmu-sim"
+result $? "--help prints the usage"
+
+# Bad input: exit 2, the token named on stderr, nothing on stdout.
+refused() {
+	local token=$1
+	shift
+	"$sim" --tree "$tree" "$@" > "$out/sim.out" 2> "$out/sim.err"
+	local rc=$?
+	sed 's/^/# /' "$out/sim.err"
+	[ $rc -eq 2 ] && [ ! -s "$out/sim.out" ] && grep -qF -- "'$token'" "$out/sim.err"
+}
+refused nosuchevent --ht0 r81d0,nosuchevent
+result $? "an unknown event name is refused, named, nothing run"
+refused r8x1d0 --ht0 r8x1d0
+result $? "a malformed raw code is refused, named, nothing run"
+refused "cycles:q" --ht1 cycles:q
+result $? "an unknown modifier is refused, named, nothing run"
+refused 0x6q -C 0x6q,0x8
+result $? "a malformed counter mask is refused, named, nothing run"
+refused pentium --model pentium --ht0 cycles
+result $? "an unknown PMU model is refused, named"
+refused x --ht0 r81d0,r20cc --rates0 1,x
+result $? "bad rates are refused"
+
+start=$(date +%s%N)
+"$sim" --exhaustive 4 > "$out/exhaustive.txt"
+rc=$?
+ms=$(( ($(date +%s%N) - start) / 1000000 ))
+sed 's/^/# /' "$out/exhaustive.txt"
+[ $rc -eq 0 ] && [ $ms -lt 10000 ] && grep -q "all 50625 tuples" "$out/exhaustive.txt"
+result $? "--exhaustive 4 covers 50625 tuples in ${ms} ms"
+
+"$sim" --tree "$tree" --ht0 r81d0:u,r08d1:u,r20cc:u --ht1 r20cc:u,r81d0:u,r08d1:u \
+	--start1 10 --ticks 60 --matcher hk --xsu series --svg "$out/timeline.svg" \
+	--rates0 1000,500,2 --rates1 2,1000,500 > "$out/timeline.txt"
+result $? "a run with an SVG timeline and estimated counts"
+python3 -c "import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])" "$out/timeline.svg"
+result $? "the SVG timeline is well-formed XML"
+rsvg-convert -o "$out/timeline.png" "$out/timeline.svg" &&
+	[ "$(stat -c %s "$out/timeline.png")" -gt 2000 ]
+result $? "the SVG timeline renders (rsvg-convert, $out/timeline.png)"
+grep -q "raw count" "$out/timeline.txt"
+result $? "estimated raw and scaled counts are printed"
+
+echo "1..$n"

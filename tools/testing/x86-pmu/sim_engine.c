@@ -1,0 +1,465 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The simulator's engine. Every tick each enabled thread, in the order the
+ * configuration asks for, does what perf_rotate_context() makes the x86
+ * PMU do: all its events leave their counters (x86_pmu_del), the list is
+ * rotated by one if the last round left something out, and the events are
+ * added back one at a time (x86_pmu_add), each add rescheduling the whole
+ * window through pass.c -- fast path, then the matcher -- and the first
+ * event that does not fit ends the round (unless told to continue past
+ * it). The placement of the last successful pass goes onto the counters.
+ *
+ * Policies: the matcher is the series' x86_counter_match() or a model of
+ * upstream 6.12's greedy walk (sim_greedy_match(), checked against
+ * upstream's own code by sim_test); cross-thread exclusion is off, the
+ * series' xsu.c (with or without upstream's gpmax halving), or a model of
+ * Linux 6.12's intel_excl_cntrs.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <linux/spinlock.h>
+
+#include "../../../arch/x86/events/counter_match.h"
+#include "../../../arch/x86/events/intel/xsu.h"
+#include "oracle.h"
+#include "pass.h"
+#include "sim_engine.h"
+
+#define GP_MASK		0xffffffffULL
+
+const char *sim_policy_name(const struct sim_policy *pol)
+{
+	static const char *const names[2][4] = {
+		{ "greedy, XSU off", "greedy, XSU upstream",
+		  "greedy, XSU series", "greedy, XSU research" },
+		{ "hk, XSU off", "hk, XSU upstream", "hk, XSU series",
+		  "hk, XSU research" },
+	};
+
+	return names[pol->matcher][pol->xsu];
+}
+
+/*
+ * Upstream 6.12's perf_assign_events(), modelled: events in order of
+ * weight (index order within a weight), each takes a free fixed counter
+ * of its mask if any, else its lowest free GP counter; reaching gpmax or
+ * finding nothing ends the walk.
+ */
+int sim_greedy_match(const u64 *masks, int n, u64 paired, int gpmax,
+		     int *assign)
+{
+	int wmin = 64, wmax = 0, placed = 0, nr_gp = 0, w, i, c;
+	u64 used = 0;
+
+	for (i = 0; i < n; i++) {
+		w = __builtin_popcountll(masks[i]);
+		wmin = w < wmin ? w : wmin;
+		wmax = w > wmax ? w : wmax;
+		if (assign)
+			assign[i] = -1;
+	}
+
+	for (w = wmin; w <= wmax; w++) {
+		for (i = 0; i < n; i++) {
+			u64 m = masks[i], need = 0;
+
+			if (__builtin_popcountll(m) != w)
+				continue;
+			if (m & ~GP_MASK & ~used) {
+				c = __builtin_ctzll(m & ~GP_MASK & ~used);
+				need = 1ULL << c;
+			} else {
+				for (c = 0; c < 32; c++) {
+					need = (paired >> i & 1 ? 3ULL : 1ULL) << c;
+					if ((m >> c & 1) && !(used & need))
+						break;
+				}
+				if (c == 32 || nr_gp++ >= gpmax)
+					return n - placed;
+			}
+			used |= need;
+			placed++;
+			if (assign)
+				assign[i] = c;
+		}
+	}
+	return n - placed;
+}
+
+/* ---- Linux 6.12's intel_excl_cntrs, modelled ---- */
+
+struct upstream_xsu {
+	u8 state[2][64];	/* SIM_U / SIM_S / SIM_X per counter */
+	int n_excl[2];		/* corrupting events accounted (EXCL_ACCT) */
+};
+
+static void up_nop(void *ctx, int tid)
+{
+}
+
+static u64 up_constrain(void *ctx, int tid, u64 mask, bool corrupting)
+{
+	struct upstream_xsu *up = ctx;
+	int c;
+
+	for (c = 0; c < 64; c++) {
+		u8 st = up->state[tid ^ 1][c];
+
+		if (st == SIM_X || (corrupting && st == SIM_S))
+			mask &= ~(1ULL << c);
+	}
+	return mask;
+}
+
+static bool up_halve(void *ctx, int tid)
+{
+	struct upstream_xsu *up = ctx;
+
+	return up->n_excl[0] || up->n_excl[1];
+}
+
+/* 6.12 marks the new counter and never clears the one an event left. */
+static void up_commit(void *ctx, int tid, int cntr, bool corrupting)
+{
+	struct upstream_xsu *up = ctx;
+
+	up->state[tid][cntr] = corrupting ? SIM_X : SIM_S;
+}
+
+static const struct pass_hooks upstream_hooks = {
+	.begin = up_nop,
+	.constrain = up_constrain,
+	.halve_gpmax = up_halve,
+	.commit = up_commit,
+	.end = up_nop,
+};
+
+/* ---- the run ---- */
+
+struct sim_thread {
+	const struct sim_thread_cfg *cfg;
+	int order[SIM_MAX_EVENTS];	/* the list, rotated */
+	int hw[SIM_MAX_EVENTS];		/* hw.idx: counter at the last enable */
+	int on[SIM_MAX_EVENTS];		/* counter now, -1: not counting */
+	int prev[SIM_MAX_EVENTS];	/* counter at the end of the last tick */
+	bool acct[SIM_MAX_EVENTS];	/* corrupting event accounted */
+	bool rotate;			/* the last round left events out */
+};
+
+struct sim_state {
+	const struct sim_config *cfg;
+	const struct sim_policy *pol;
+	enum sim_xsu xsu;		/* pol->xsu, off without the erratum */
+	struct xsu_core xc;
+	struct upstream_xsu up;
+	const struct pass_hooks *hooks;
+	void *ctx;
+	bool halve;
+	pass_match_fn match;
+	struct sim_thread th[2];
+	struct sim_result *res;
+	u64 rng;
+};
+
+static bool enabled_at(const struct sim_thread_cfg *c, int t)
+{
+	return t >= c->start && (c->dur < 0 || t < c->start + c->dur);
+}
+
+/* A corrupting event joins the collected list: EXCL_ACCT. */
+static void collect(struct sim_state *s, int tid, int e)
+{
+	struct sim_thread *th = &s->th[tid];
+
+	if (s->xsu == SIM_XSU_OFF || !th->cfg->ev[e].corrupting ||
+	    th->acct[e])
+		return;
+	th->acct[e] = true;
+	if (s->xsu == SIM_XSU_UPSTREAM)
+		s->up.n_excl[tid]++;
+	else
+		xsu_account(&s->xc, tid, 1);
+}
+
+/*
+ * put_event_constraints(): @e leaves, either from its counter (@held, a
+ * del) or as the new event of a pass that failed.
+ */
+static void put(struct sim_state *s, int tid, int e, bool held)
+{
+	struct sim_thread *th = &s->th[tid];
+
+	if (th->acct[e]) {
+		th->acct[e] = false;
+		if (s->xsu == SIM_XSU_UPSTREAM)
+			s->up.n_excl[tid]--;
+		else
+			xsu_account(&s->xc, tid, -1);
+	}
+
+	switch (s->xsu) {
+	case SIM_XSU_UPSTREAM:
+		/* 6.12 clears hw.idx's state, also after a failed add */
+		if (th->hw[e] >= 0)
+			s->up.state[tid][th->hw[e]] = SIM_U;
+		break;
+	case SIM_XSU_SERIES:
+	case SIM_XSU_RESEARCH:
+		if (held) {
+			shim_irqs_off = true;
+			xsu_release(&s->xc, tid, th->on[e]);
+			shim_irqs_off = false;
+		}
+		break;
+	default:
+		break;
+	}
+}
+
+/* One thread's round at tick @t: everything out, rotate, add back. */
+static void thread_turn(struct sim_state *s, int tid, int t)
+{
+	struct sim_thread *th = &s->th[tid];
+	const struct sim_thread_cfg *cfg = th->cfg;
+	int idx[SIM_MAX_EVENTS], cur[SIM_MAX_EVENTS];
+	struct pass_events pe = { 0 };
+	bool all = true;
+	int e, k;
+
+	for (e = 0; e < cfg->n; e++) {
+		if (th->on[e] >= 0) {
+			put(s, tid, e, true);
+			th->on[e] = -1;
+		}
+	}
+	if (!enabled_at(cfg, t) || !cfg->n)
+		return;
+
+	if (th->rotate) {
+		int first = th->order[0];
+
+		memmove(th->order, th->order + 1,
+			(cfg->n - 1) * sizeof(th->order[0]));
+		th->order[cfg->n - 1] = first;
+	}
+
+	for (k = 0; k < cfg->n; k++) {
+		e = th->order[k];
+		collect(s, tid, e);
+		pe.mask[pe.n] = cfg->ev[e].mask;
+		pe.corrupting[pe.n] = cfg->ev[e].corrupting;
+		pe.counter[pe.n] = th->hw[e];
+		idx[pe.n++] = e;
+
+		s->res->passes++;
+		if (!pass_run(s->hooks, s->ctx, tid, &pe, s->cfg->pmu.nr_gp,
+			      s->halve, NULL, s->match, cur))
+			continue;
+
+		put(s, tid, e, false);
+		pe.n--;
+		all = false;
+		if (!s->cfg->cont)
+			break;
+	}
+	th->rotate = !all;
+
+	/* x86_pmu_enable(): the last committed placement goes live. */
+	for (k = 0; k < pe.n; k++) {
+		th->on[idx[k]] = cur[k];
+		th->hw[idx[k]] = cur[k];
+	}
+}
+
+static u8 cell_state(struct sim_state *s, int tid, int cntr)
+{
+	switch (s->xsu) {
+	case SIM_XSU_UPSTREAM:
+		return s->up.state[tid][cntr];
+	case SIM_XSU_SERIES:
+	case SIM_XSU_RESEARCH:
+		return xsu_counter_state(&s->xc, tid, cntr);
+	default:
+		return SIM_U;
+	}
+}
+
+/* Time accounting, exposure and leaks for the placement at tick @t. */
+static void account(struct sim_state *s, int t)
+{
+	const struct sim_pmu *pmu = &s->cfg->pmu;
+	struct sim_result *res = s->res;
+	int tid, e, f;
+
+	for (tid = 0; tid < 2; tid++) {
+		struct sim_thread *th = &s->th[tid], *sib = &s->th[tid ^ 1];
+		int gp = 0;
+
+		if (!enabled_at(th->cfg, t) || !th->cfg->n)
+			continue;
+		res->thread_ticks++;
+		for (e = 0; e < th->cfg->n; e++) {
+			struct sim_event_stats *st = &res->ev[tid][e];
+			int c = th->on[e];
+
+			st->enabled++;
+			if (th->prev[e] >= 0 && c >= 0 && th->prev[e] != c)
+				res->reprogrammings++;
+			th->prev[e] = c;
+			if (c < 0)
+				continue;
+			st->running++;
+			st->on_counter[c]++;
+			st->raw += th->cfg->rate[e];
+			gp += c < 32;
+			if (!pmu->erratum || c >= 32)
+				continue;
+			for (f = 0; f < sib->cfg->n; f++) {
+				if (sib->on[f] != c || !sib->cfg->ev[f].corrupting)
+					continue;
+				st->exposure++;
+				st->leaked += sib->cfg->rate[f];
+				st->raw += sib->cfg->rate[f];
+			}
+		}
+		res->gp_used += gp;
+	}
+
+	if (!res->tl)
+		return;
+	for (tid = 0; tid < 2; tid++) {
+		struct sim_thread *th = &s->th[tid];
+		int r, rows = pmu->nr_gp + pmu->nr_fixed;
+
+		for (r = 0; r < rows; r++) {
+			int c = r < pmu->nr_gp ? r : SIM_FIXED_BASE + r - pmu->nr_gp;
+			struct sim_cell *cell = &SIM_CELL(res->tl, t, tid, r);
+
+			cell->event = -1;
+			cell->state = cell_state(s, tid, c);
+			for (e = 0; e < th->cfg->n; e++)
+				if (th->on[e] == c)
+					cell->event = e;
+		}
+	}
+}
+
+static struct sim_timeline *timeline_new(const struct sim_config *cfg,
+					 const struct sim_policy *pol)
+{
+	int rows = cfg->pmu.nr_gp + cfg->pmu.nr_fixed;
+	struct sim_timeline *tl;
+	char *title;
+
+	tl = calloc(1, sizeof(*tl) + 160);
+	if (!tl)
+		return NULL;
+	tl->cells = calloc((size_t)cfg->ticks * 2 * rows, sizeof(*tl->cells));
+	if (!tl->cells) {
+		free(tl);
+		return NULL;
+	}
+	title = (char *)(tl + 1);
+	snprintf(title, 160, "%s, HT %s, %d GP + %d fixed counters: matcher %s",
+		 cfg->pmu.name, cfg->pmu.ht ? "on" : "off", cfg->pmu.nr_gp,
+		 cfg->pmu.nr_fixed, sim_policy_name(pol));
+	tl->title = title;
+	tl->ticks = cfg->ticks;
+	tl->nr_gp = cfg->pmu.nr_gp;
+	tl->nr_fixed = cfg->pmu.nr_fixed;
+	tl->xsu = pol->xsu != SIM_XSU_OFF && cfg->pmu.erratum;
+	tl->nr_events[0] = cfg->th[0].n;
+	tl->nr_events[1] = cfg->th[1].n;
+	tl->events[0] = cfg->th[0].ev;
+	tl->events[1] = cfg->th[1].ev;
+	return tl;
+}
+
+void sim_timeline_free(struct sim_timeline *tl)
+{
+	if (tl) {
+		free(tl->cells);
+		free(tl);
+	}
+}
+
+int sim_run(const struct sim_config *cfg, const struct sim_policy *pol,
+	    struct sim_result *res, bool timeline)
+{
+	struct sim_state *s = calloc(1, sizeof(*s));
+	int t, tid, e;
+
+	if (!s)
+		return -1;
+	memset(res, 0, sizeof(*res));
+	s->cfg = cfg;
+	s->pol = pol;
+	s->res = res;
+	s->rng = cfg->seed ? cfg->seed : 1;
+	s->match = pol->matcher == SIM_GREEDY ? sim_greedy_match : NULL;
+
+	/* Without the erratum there is nothing to exclude. */
+	s->xsu = cfg->pmu.erratum ? pol->xsu : SIM_XSU_OFF;
+	switch (s->xsu) {
+	case SIM_XSU_UPSTREAM:
+		s->hooks = &upstream_hooks;
+		s->ctx = &s->up;
+		s->halve = true;
+		break;
+	case SIM_XSU_SERIES:
+	case SIM_XSU_RESEARCH:
+		xsu_init(&s->xc, true);
+		xsu_thread_online(&s->xc, 0, true);
+		xsu_thread_online(&s->xc, 1, true);
+		s->hooks = &pass_xsu_hooks;
+		s->ctx = &s->xc;
+		s->halve = s->xsu == SIM_XSU_SERIES;
+		break;
+	default:
+		break;
+	}
+
+	for (tid = 0; tid < 2; tid++) {
+		s->th[tid].cfg = &cfg->th[tid];
+		for (e = 0; e < SIM_MAX_EVENTS; e++) {
+			s->th[tid].order[e] = e;
+			s->th[tid].hw[e] = -1;
+			s->th[tid].on[e] = -1;
+			s->th[tid].prev[e] = -1;
+		}
+	}
+
+	if (timeline) {
+		res->tl = timeline_new(cfg, pol);
+		if (!res->tl) {
+			free(s);
+			return -1;
+		}
+	}
+
+	for (t = 0; t < cfg->ticks; t++) {
+		int first = 0;
+
+		if (cfg->order == SIM_ORDER_ALTERNATE)
+			first = t & 1;
+		else if (cfg->order == SIM_ORDER_RANDOM)
+			first = rng_next(&s->rng) >> 63;
+		thread_turn(s, first, t);
+		thread_turn(s, first ^ 1, t);
+		account(s, t);
+	}
+
+	free(s);
+	return 0;
+}
+
+int sim_top_counter(const struct sim_event_stats *st)
+{
+	int c, top = -1;
+
+	for (c = 0; c < SIM_ROWS; c++)
+		if (st->on_counter[c] && (top < 0 ||
+					  st->on_counter[c] > st->on_counter[top]))
+			top = c;
+	return top;
+}

@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The simulator's engine: the perf generic layer's add-and-rotate loop on
+ * two sibling threads, one policy at a time. The matcher and the XSU
+ * protocol of the series are the kernel's own files; "greedy" and "XSU as
+ * upstream 6.12" are models of what the series replaces.
+ */
+#ifndef _X86_PMU_SIM_ENGINE_H
+#define _X86_PMU_SIM_ENGINE_H
+
+#include "sim.h"
+
+enum sim_matcher {
+	SIM_GREEDY,		/* upstream 6.12's weight-order first fit (model) */
+	SIM_HK,			/* the series: x86_counter_match() */
+};
+
+enum sim_xsu {
+	SIM_XSU_OFF,		/* no cross-thread exclusion */
+	SIM_XSU_UPSTREAM,	/* Linux 6.12's intel_excl_cntrs (model), gpmax halving */
+	SIM_XSU_SERIES,		/* the series: xsu.c, gpmax halving kept */
+	SIM_XSU_RESEARCH,	/* xsu.c without any starvation limit */
+};
+
+enum sim_order {
+	SIM_ORDER_FIXED,	/* HT0 then HT1 every tick */
+	SIM_ORDER_ALTERNATE,	/* HT0 first on even ticks, HT1 on odd ones */
+	SIM_ORDER_RANDOM,	/* seeded coin flip every tick */
+};
+
+struct sim_policy {
+	enum sim_matcher matcher;
+	enum sim_xsu xsu;
+};
+
+struct sim_thread_cfg {
+	int n;
+	struct sim_event ev[SIM_MAX_EVENTS];
+	double rate[SIM_MAX_EVENTS];	/* events per tick, for estimated counts */
+	int start;			/* first tick the list is enabled */
+	int dur;			/* ticks it stays enabled, -1: to the end */
+};
+
+struct sim_config {
+	struct sim_pmu pmu;
+	struct sim_thread_cfg th[2];
+	int ticks;
+	enum sim_order order;
+	u64 seed;
+	bool cont;		/* keep adding past the first failing event */
+};
+
+#define SIM_ROWS	64	/* counter indexes tracked per event */
+
+struct sim_event_stats {
+	long enabled;		/* ticks the event was enabled */
+	long running;		/* ticks it was on a counter */
+	long exposure;		/* running ticks beside a sibling's corrupting event */
+	long on_counter[SIM_ROWS];
+	double raw;		/* estimated raw count, leaks included */
+	double leaked;		/* of which leaked in by the erratum */
+};
+
+struct sim_result {
+	struct sim_event_stats ev[2][SIM_MAX_EVENTS];
+	long reprogrammings;	/* events moved between counters, all ticks */
+	long passes;		/* scheduling passes run */
+	long gp_used;		/* sum over thread-ticks of GP counters in use */
+	long thread_ticks;	/* thread-ticks with the thread enabled */
+	struct sim_timeline *tl;	/* if asked for; free with sim_timeline_free() */
+};
+
+/* Run @cfg under @pol. With @timeline, res->tl records every tick. */
+int sim_run(const struct sim_config *cfg, const struct sim_policy *pol,
+	    struct sim_result *res, bool timeline);
+void sim_timeline_free(struct sim_timeline *tl);
+
+const char *sim_policy_name(const struct sim_policy *pol);
+
+/* Upstream 6.12's greedy, modelled independently (x86_counter_match contract). */
+int sim_greedy_match(const u64 *masks, int n, u64 paired, int gpmax,
+		     int *assign);
+
+/* Counter an event ran on most, -1 if never. */
+int sim_top_counter(const struct sim_event_stats *st);
+
+#endif
