@@ -12,11 +12,26 @@
 #ifndef _X86_PMU_SIM_H
 #define _X86_PMU_SIM_H
 
+#include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <linux/types.h>
 
 #define SIM_MAX_EVENTS	32
 #define SIM_FIXED_BASE	32	/* counter index of fixed counter 0 */
+
+/* printf() an error message into @err, if it has room for one at all. */
+static inline void __attribute__((format(printf, 3, 4)))
+sim_err(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err || !errlen)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+}
 
 /* ---- PMU models and events (sim_events.c) ---- */
 

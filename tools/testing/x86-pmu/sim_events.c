@@ -56,19 +56,6 @@ struct table {
 /* The per-model cache: tables are read once per directory. */
 static struct table cache[NR_CACHE];
 
-/* printf() into @err, if there is room for a message at all. */
-static void __attribute__((format(printf, 3, 4)))
-set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
-
 /* malloc()ed copy of @s, or NULL. */
 static char *str_dup(const char *s)
 {
@@ -89,20 +76,20 @@ int sim_pmu_lookup(const char *model, bool ht, int counters,
 		if (!strcmp(model, models[i].name))
 			break;
 	if (!model || i == sizeof(models) / sizeof(models[0])) {
-		set_err(err, errlen,
+		sim_err(err, errlen,
 			"unknown PMU model '%s' (snb, ivb, hsw, generic)",
 			model ? model : "");
 		return -1;
 	}
 
 	if (!models[i].json_dir && (counters < 1 || counters > 32)) {
-		set_err(err, errlen,
+		sim_err(err, errlen,
 			"bad number of counters %d for PMU model '%s' (1 to 32)",
 			counters, model);
 		return -1;
 	}
 	if (models[i].json_dir && counters) {
-		set_err(err, errlen,
+		sim_err(err, errlen,
 			"PMU model '%s' has a fixed number of counters, only 'generic' takes one",
 			model);
 		return -1;
@@ -142,7 +129,7 @@ static int json_error(struct json *js, const char *what)
 
 	for (q = js->start; q < js->p && q < js->end; q++)
 		line += *q == '\n';
-	set_err(js->err, js->errlen, "%s:%d: bad JSON: %s", js->path, line,
+	sim_err(js->err, js->errlen, "%s:%d: bad JSON: %s", js->path, line,
 		what);
 	return -1;
 }
@@ -633,7 +620,7 @@ static int table_read_file(const char *path, struct table *tab,
 
 	f = fopen(path, "rb");
 	if (!f) {
-		set_err(err, errlen, "cannot open %s: %s", path,
+		sim_err(err, errlen, "cannot open %s: %s", path,
 			strerror(errno));
 		return -1;
 	}
@@ -642,7 +629,7 @@ static int table_read_file(const char *path, struct table *tab,
 			cap = cap ? 2 * cap : 65536;
 			nbuf = realloc(buf, cap);
 			if (!nbuf) {
-				set_err(err, errlen, "%s: out of memory",
+				sim_err(err, errlen, "%s: out of memory",
 					path);
 				ret = -1;
 				goto out;
@@ -655,7 +642,7 @@ static int table_read_file(const char *path, struct table *tab,
 			break;
 	}
 	if (ferror(f)) {
-		set_err(err, errlen, "cannot read %s", path);
+		sim_err(err, errlen, "cannot read %s", path);
 		ret = -1;
 		goto out;
 	}
@@ -705,7 +692,7 @@ static int table_load(const char *dir, struct table *tab,
 
 	d = opendir(dir);
 	if (!d) {
-		set_err(err, errlen, "cannot read event tables in %s: %s",
+		sim_err(err, errlen, "cannot read event tables in %s: %s",
 			dir, strerror(errno));
 		return -1;
 	}
@@ -725,7 +712,7 @@ static int table_load(const char *dir, struct table *tab,
 		nr++;
 	}
 	if (!nr) {
-		set_err(err, errlen, "no event tables in %s", dir);
+		sim_err(err, errlen, "no event tables in %s", dir);
 		goto out;
 	}
 	qsort(names, nr, sizeof(*names), cmp_str);
@@ -743,7 +730,7 @@ static int table_load(const char *dir, struct table *tab,
 	ret = 0;
 	goto out;
 nomem:
-	set_err(err, errlen, "%s: out of memory", dir);
+	sim_err(err, errlen, "%s: out of memory", dir);
 	ret = -1;
 out:
 	for (i = 0; i < nr; i++)
@@ -771,7 +758,7 @@ static const struct table *table_get(const struct sim_pmu *pmu,
 	dir = malloc(strlen(ksrc) + strlen(JSON_SUBDIR) +
 		     strlen(pmu->json_dir) + 1);
 	if (!dir) {
-		set_err(err, errlen, "out of memory");
+		sim_err(err, errlen, "out of memory");
 		return NULL;
 	}
 	sprintf(dir, "%s%s%s", ksrc, JSON_SUBDIR, pmu->json_dir);
@@ -889,7 +876,7 @@ static int parse_generic(const struct sim_pmu *pmu, const char *name,
 	case GEN_REF_CYCLES:
 		ev->mask = fixed_bit(pmu, 2);
 		if (!ev->mask) {
-			set_err(err, errlen,
+			sim_err(err, errlen,
 				"event '%s' needs fixed counter 2, PMU %s has none",
 				token, pmu->name);
 			return -1;
@@ -924,7 +911,7 @@ static int parse_raw(const struct sim_pmu *pmu, const struct table *tab,
 	if (s[n] && !isdigit((unsigned char)s[0]))
 		return 0;
 	if (s[n] || n == 0 || n > 4) {
-		set_err(err, errlen, "malformed raw event code '%s'", token);
+		sim_err(err, errlen, "malformed raw event code '%s'", token);
 		return -1;
 	}
 	code = val & 0xff;
@@ -987,21 +974,21 @@ static int parse_event(const struct sim_pmu *pmu, const struct table *tab,
 	/* The name alone, modifiers checked and dropped. */
 	name = str_dup(token);
 	if (!name) {
-		set_err(err, errlen, "out of memory");
+		sim_err(err, errlen, "out of memory");
 		return -1;
 	}
 	colon = strchr(name, ':');
 	if (colon) {
 		*colon = '\0';
 		if (!modifiers_ok(colon + 1)) {
-			set_err(err, errlen, "bad modifier in event '%s'",
+			sim_err(err, errlen, "bad modifier in event '%s'",
 				token);
 			ret = -1;
 			goto out;
 		}
 	}
 	if (!*name) {
-		set_err(err, errlen, "missing event name in '%s'", token);
+		sim_err(err, errlen, "missing event name in '%s'", token);
 		ret = -1;
 		goto out;
 	}
@@ -1019,7 +1006,7 @@ static int parse_event(const struct sim_pmu *pmu, const struct table *tab,
 			ret = 1;
 			goto out;
 		}
-	set_err(err, errlen, "unknown event '%s' for PMU %s", token,
+	sim_err(err, errlen, "unknown event '%s' for PMU %s", token,
 		pmu->name);
 	ret = -1;
 out:
@@ -1044,11 +1031,11 @@ static int parse_list(const char *list, struct sim_event *ev, int max,
 
 	copy = str_dup(list ? list : "");
 	if (!copy) {
-		set_err(err, errlen, "out of memory");
+		sim_err(err, errlen, "out of memory");
 		return -1;
 	}
 	if (!*trim(copy)) {
-		set_err(err, errlen, "empty %s list", what);
+		sim_err(err, errlen, "empty %s list", what);
 		goto out;
 	}
 	for (s = copy; *s; s++)
@@ -1056,7 +1043,7 @@ static int parse_list(const char *list, struct sim_event *ev, int max,
 	tokens = calloc(nr, sizeof(*tokens));
 	tmp = calloc(nr, sizeof(*tmp));
 	if (!tokens || !tmp) {
-		set_err(err, errlen, "out of memory");
+		sim_err(err, errlen, "out of memory");
 		goto out;
 	}
 	for (s = copy; s; s = comma ? comma + 1 : NULL) {
@@ -1065,12 +1052,12 @@ static int parse_list(const char *list, struct sim_event *ev, int max,
 			*comma = '\0';
 		tokens[n] = trim(s);
 		if (!*tokens[n]) {
-			set_err(err, errlen, "empty %s in list '%s'", what,
+			sim_err(err, errlen, "empty %s in list '%s'", what,
 				list);
 			goto out;
 		}
 		if (n >= max) {
-			set_err(err, errlen,
+			sim_err(err, errlen,
 				"too many %ss (at most %d) at '%s'", what,
 				max < 0 ? 0 : max, tokens[n]);
 			goto out;
@@ -1111,7 +1098,7 @@ int sim_events_parse(const struct sim_pmu *pmu, const char *ksrc,
 
 	if (!pmu || pmu->nr_gp < 1 || pmu->nr_gp > 32 || pmu->nr_fixed < 0 ||
 	    pmu->nr_fixed > 32) {
-		set_err(err, errlen, "bad PMU description");
+		sim_err(err, errlen, "bad PMU description");
 		return -1;
 	}
 	if (pmu->json_dir) {
@@ -1148,7 +1135,7 @@ static int parse_mask_cb(char *token, struct sim_event *ev, const void *arg,
 	ev->mask = val;
 	return 0;
 bad:
-	set_err(err, errlen, "bad counter mask '%s'", token);
+	sim_err(err, errlen, "bad counter mask '%s'", token);
 	return -1;
 }
 

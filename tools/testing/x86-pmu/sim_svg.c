@@ -70,17 +70,6 @@ struct svg_pen {
 	int x0, x, y, xmax;
 };
 
-static void svg_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
-
 /*
  * Length of the well-formed UTF-8 sequence at @s (1 to 4), or 0 if it is
  * not one: XML parsers reject malformed text, so such bytes are replaced.
@@ -204,28 +193,28 @@ static int check_timeline(const struct sim_timeline *tl, char *err,
 	int t, th, r, rows;
 
 	if (!tl) {
-		svg_err(err, errlen, "svg: no timeline");
+		sim_err(err, errlen, "svg: no timeline");
 		return -1;
 	}
 	rows = tl->nr_gp + tl->nr_fixed;
 	if (tl->ticks < 1) {
-		svg_err(err, errlen, "svg: timeline has %d ticks", tl->ticks);
+		sim_err(err, errlen, "svg: timeline has %d ticks", tl->ticks);
 		return -1;
 	}
 	if (tl->nr_gp < 0 || tl->nr_fixed < 0 || rows < 1 || rows > 64) {
-		svg_err(err, errlen, "svg: bad counter rows (%d GP, %d fixed)",
+		sim_err(err, errlen, "svg: bad counter rows (%d GP, %d fixed)",
 			tl->nr_gp, tl->nr_fixed);
 		return -1;
 	}
 	if (!tl->cells) {
-		svg_err(err, errlen, "svg: timeline has no cells");
+		sim_err(err, errlen, "svg: timeline has no cells");
 		return -1;
 	}
 	for (th = 0; th < 2; th++) {
 		if (tl->nr_events[th] < 0 ||
 		    tl->nr_events[th] > SIM_MAX_EVENTS ||
 		    (tl->nr_events[th] && !tl->events[th])) {
-			svg_err(err, errlen, "svg: bad event list of HT%d", th);
+			sim_err(err, errlen, "svg: bad event list of HT%d", th);
 			return -1;
 		}
 	}
@@ -237,7 +226,7 @@ static int check_timeline(const struct sim_timeline *tl, char *err,
 
 				if (c->event >= tl->nr_events[th] ||
 				    c->event < -1 || c->state > SIM_X) {
-					svg_err(err, errlen,
+					sim_err(err, errlen,
 						"svg: bad cell at tick %d HT%d row %d (event %d, state %u)",
 						t, th, r, c->event, c->state);
 					return -1;
@@ -658,14 +647,14 @@ int sim_svg_write(const struct sim_timeline *tl, const char *path,
 	if (check_timeline(tl, err, errlen))
 		return -1;
 	if (!path || !*path) {
-		svg_err(err, errlen, "svg: no output file");
+		sim_err(err, errlen, "svg: no output file");
 		return -1;
 	}
 
 	layout(tl, &g);
 	f = fopen(path, "w");
 	if (!f) {
-		svg_err(err, errlen, "svg: cannot open %s: %s", path,
+		sim_err(err, errlen, "svg: cannot open %s: %s", path,
 			strerror(errno));
 		return -1;
 	}
@@ -673,7 +662,7 @@ int sim_svg_write(const struct sim_timeline *tl, const char *path,
 	bad = ferror(f);
 	errno = 0;
 	if (fclose(f) || bad) {
-		svg_err(err, errlen, "svg: cannot write %s: %s", path,
+		sim_err(err, errlen, "svg: cannot write %s: %s", path,
 			errno ? strerror(errno) : "I/O error");
 		return -1;
 	}
