@@ -10,10 +10,11 @@
 #   make bench   the matcher micro-benchmark alone
 #   make sim     the scheduling simulator's six scenarios; make sim ARGS="..."
 #                runs it with your own arguments (ARGS="--help")
+#   make sim-fairness  the XSU policies side by side: utilization, fairness
 #   make clean   remove build outputs (keeps the extracted tree)
 #   make distclean  remove build/ entirely
 
-.PHONY: run check series bench sim clean distclean
+.PHONY: run check series bench sim sim-fairness clean distclean
 
 run:
 	@scripts/run.sh
@@ -33,6 +34,9 @@ bench:
 sim:
 	@scripts/sim.sh $(ARGS)
 
+sim-fairness:
+	@scripts/sim.sh --fairness 1000 $(ARGS)
+
 clean:
 	rm -rf build/harness build/results build/series build/kunit \
 		build/selftests build/initramfs.cpio build/bisect build/bisect-out \
@@ -41,6 +45,9 @@ clean:
 
 distsim:
 	@scripts/sim.sh $(ARGS)
+
+sim-fairness:
+	@scripts/sim.sh --fairness 1000 $(ARGS)
 
 clean:
 	rm -rf build

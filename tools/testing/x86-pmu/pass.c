@@ -4,12 +4,14 @@
  * fast path (keep every previous counter if all are still legal), the
  * matcher with the previous counters as hints, commit of a complete
  * placement, end. "Interrupts" are off for the pass, as in the kernel.
- * pass_xsu_hooks runs it on the series' own xsu.c.
+ * pass_xsu_hooks runs it on the series' own xsu.c, pass_xsu_arb_hooks
+ * adds its xsu_arb.c the way the kernel glue does.
  */
 #include <linux/spinlock.h>
 
 #include "../../../arch/x86/events/counter_match.h"
 #include "../../../arch/x86/events/intel/xsu.h"
+#include "../../../arch/x86/events/intel/xsu_arb.h"
 #include "pass.h"
 
 void (*pass_commit_hook)(struct xsu_core *xc, int tid,
@@ -20,14 +22,15 @@ static void xsu_hook_begin(void *ctx, int tid)
 	xsu_begin(ctx, tid);
 }
 
-static u64 xsu_hook_constrain(void *ctx, int tid, u64 mask, bool corrupting)
+static u64 xsu_hook_constrain(void *ctx, int tid, int idx, u64 mask,
+			      bool corrupting)
 {
 	return xsu_constrain(ctx, tid, mask, corrupting);
 }
 
-static bool xsu_hook_halve(void *ctx, int tid)
+static int xsu_hook_gpmax(void *ctx, int tid, int gpmax)
 {
-	return xsu_halve_gpmax(ctx, tid);
+	return gpmax;
 }
 
 static void xsu_hook_commit(void *ctx, int tid, int cntr, bool corrupting)
@@ -43,17 +46,82 @@ static void xsu_hook_end(void *ctx, int tid)
 const struct pass_hooks pass_xsu_hooks = {
 	.begin = xsu_hook_begin,
 	.constrain = xsu_hook_constrain,
-	.halve_gpmax = xsu_hook_halve,
+	.gpmax = xsu_hook_gpmax,
 	.commit = xsu_hook_commit,
 	.end = xsu_hook_end,
+	.fast_path_gpmax = true,
+};
+
+/*
+ * The kernel glue of xsu_arb.c (intel/core.c): note every event's static
+ * mask, cap gpmax by the budget, and at the end of a failed pass with a
+ * corrupting event on the core publish the demand and maybe kick the
+ * sibling.
+ */
+static void arb_hook_begin(void *ctx, int tid)
+{
+	struct pass_xsu_arb *p = ctx;
+
+	xsu_begin(p->xc, tid);
+	if (xsu_pass_enabled(p->xc, tid))
+		xsu_arb_begin(p->arb, tid);
+}
+
+static u64 arb_hook_constrain(void *ctx, int tid, int idx, u64 mask,
+			      bool corrupting)
+{
+	struct pass_xsu_arb *p = ctx;
+
+	if (!xsu_pass_enabled(p->xc, tid))
+		return mask;
+	xsu_arb_note(p->arb, tid, idx, mask, corrupting);
+	return xsu_constrain(p->xc, tid, mask, corrupting) &
+	       ~xsu_arb_avoid(p->arb, tid, p->now);
+}
+
+static int arb_hook_gpmax(void *ctx, int tid, int gpmax)
+{
+	struct pass_xsu_arb *p = ctx;
+
+	if (!xsu_pass_enabled(p->xc, tid))
+		return gpmax;
+	return xsu_arb_gpmax(p->arb, tid, gpmax, p->now);
+}
+
+static void arb_hook_commit(void *ctx, int tid, int cntr, bool corrupting)
+{
+	struct pass_xsu_arb *p = ctx;
+
+	xsu_commit(p->xc, tid, cntr, corrupting);
+}
+
+static void arb_hook_end(void *ctx, int tid)
+{
+	struct pass_xsu_arb *p = ctx;
+
+	if (xsu_corrupting_present(p->xc, tid) &&
+	    xsu_arb_end(p->arb, tid, xsu_pass_committed(p->xc, tid),
+			xsu_held(p->xc, tid), xsu_held(p->xc, tid ^ 1), p->now,
+			p->hold))
+		p->kick[tid ^ 1] = true;
+	xsu_end(p->xc, tid);
+}
+
+const struct pass_hooks pass_xsu_arb_hooks = {
+	.begin = arb_hook_begin,
+	.constrain = arb_hook_constrain,
+	.gpmax = arb_hook_gpmax,
+	.commit = arb_hook_commit,
+	.end = arb_hook_end,
+	.fast_path_gpmax = true,
 };
 
 int pass_run(const struct pass_hooks *hooks, void *ctx, int tid,
-	     struct pass_events *ev, int nr_gp, bool halve, u64 *dyn,
-	     pass_match_fn match, int *out)
+	     struct pass_events *ev, int nr_gp, u64 *dyn, pass_match_fn match,
+	     int *out)
 {
 	u64 masks[64], used = 0;
-	int assign[64], i, left = 0, gpmax = nr_gp;
+	int assign[64], i, nr, left = 0, gpmax = nr_gp;
 	bool irqs = shim_irqs_off;
 
 	shim_irqs_off = true;
@@ -61,26 +129,29 @@ int pass_run(const struct pass_hooks *hooks, void *ctx, int tid,
 		hooks->begin(ctx, tid);
 
 	for (i = 0; i < ev->n; i++) {
-		masks[i] = hooks ? hooks->constrain(ctx, tid, ev->mask[i],
+		masks[i] = hooks ? hooks->constrain(ctx, tid, i, ev->mask[i],
 						    ev->corrupting[i]) :
 				   ev->mask[i];
 		if (dyn)
 			dyn[i] = masks[i];
 	}
 
+	if (hooks)
+		gpmax = hooks->gpmax(ctx, tid, gpmax);
+
 	/* fast path: every event keeps its counter */
-	for (i = 0; i < ev->n; i++) {
+	for (i = 0, nr = 0; i < ev->n; i++) {
 		int c = ev->counter[i];
 
 		if (c < 0 || !(masks[i] >> c & 1) || (used >> c & 1))
+			break;
+		if (c < 32 && hooks && hooks->fast_path_gpmax && ++nr > gpmax)
 			break;
 		used |= 1ULL << c;
 		assign[i] = c;
 	}
 
 	if (i < ev->n) {
-		if (halve && hooks && hooks->halve_gpmax(ctx, tid))
-			gpmax /= 2;
 		for (i = 0; i < ev->n; i++)
 			assign[i] = ev->counter[i];
 		left = (match ? match : x86_counter_match)(masks, ev->n, 0,

@@ -24,41 +24,57 @@ typedef int (*pass_match_fn)(const u64 *masks, int n, u64 paired, int gpmax,
 
 /*
  * The cross-thread exclusion a pass runs under: the start/get-constraints
- * /commit/stop callbacks of the kernel's x86_pmu. The series' xsu.c is
- * pass_xsu_hooks (ctx: the struct xsu_core); the simulator also models
- * Linux 6.12's intel_excl_cntrs with its own hooks.
+ * /commit/stop callbacks of the kernel's x86_pmu, and the cap on GP
+ * counters x86_schedule_events() computes. The series' xsu.c without any
+ * cap is pass_xsu_hooks (ctx: the struct xsu_core); with the fair
+ * arbitration of xsu_arb.c, as the kernel glue runs them, it is
+ * pass_xsu_arb_hooks (ctx: a struct pass_xsu_arb). The simulator also
+ * models Linux 6.12's intel_excl_cntrs with its own hooks.
  */
 struct pass_hooks {
 	void (*begin)(void *ctx, int tid);
-	u64 (*constrain)(void *ctx, int tid, u64 mask, bool corrupting);
-	bool (*halve_gpmax)(void *ctx, int tid);
+	u64 (*constrain)(void *ctx, int tid, int idx, u64 mask,
+			 bool corrupting);
+	int (*gpmax)(void *ctx, int tid, int gpmax);
 	void (*commit)(void *ctx, int tid, int cntr, bool corrupting);
 	void (*end)(void *ctx, int tid);
+	bool fast_path_gpmax;	/* the fast path honours gpmax (the series) */
 };
 
 extern const struct pass_hooks pass_xsu_hooks;
+extern const struct pass_hooks pass_xsu_arb_hooks;
+
+struct xsu_arb;
+
+/* Context of pass_xsu_arb_hooks: what the kernel glue holds. */
+struct pass_xsu_arb {
+	struct xsu_core *xc;
+	struct xsu_arb *arb;
+	unsigned long now;	/* the clock (jiffies; ticks in the simulator) */
+	unsigned long hold;	/* lifetime of a demand */
+	bool kick[2];		/* thread t was asked to reschedule */
+};
 
 /*
  * Schedule the window @ev on thread @tid with @nr_gp general-purpose
- * counters, under @hooks with @ctx (NULL hooks: no exclusion); @halve
- * allows the gpmax halving the hooks ask for. ev->counter holds each
- * event's hw.idx: the fast path keeps them if all are legal, else @match
- * (NULL: x86_counter_match) gets them as hints. On success every event
- * gets a counter in @out (NULL: ev->counter) and the placement is
- * committed; on failure nothing changes. @dyn, if not NULL, receives the
- * dynamic masks. Returns the number of events left out.
+ * counters, under @hooks with @ctx (NULL hooks: no exclusion).
+ * ev->counter holds each event's hw.idx: the fast path keeps them if all
+ * are legal, else @match (NULL: x86_counter_match) gets them as hints.
+ * On success every event gets a counter in @out (NULL: ev->counter) and
+ * the placement is committed; on failure nothing changes. @dyn, if not
+ * NULL, receives the dynamic masks. Returns the number of events left
+ * out.
  */
 int pass_run(const struct pass_hooks *hooks, void *ctx, int tid,
-	     struct pass_events *ev, int nr_gp, bool halve, u64 *dyn,
-	     pass_match_fn match, int *out);
+	     struct pass_events *ev, int nr_gp, u64 *dyn, pass_match_fn match,
+	     int *out);
 
-/* pass_run() under the series' XSU (@xc NULL: none), with the matcher. */
+/* pass_run() under the series' XSU with no cap (@xc NULL: none). */
 static inline int pass_schedule(struct xsu_core *xc, int tid,
-				struct pass_events *ev, int nr_gp, bool halve,
-				u64 *dyn)
+				struct pass_events *ev, int nr_gp, u64 *dyn)
 {
 	return pass_run(xc ? &pass_xsu_hooks : NULL, xc, tid, ev, nr_gp,
-			halve, dyn, NULL, NULL);
+			dyn, NULL, NULL);
 }
 
 /*

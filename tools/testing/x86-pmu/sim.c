@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "../../../arch/x86/events/counter_match.h"
-#include "sim_engine.h"
+#include "sim_scenarios.h"
 
 #define MAX_POLICIES	8
 
@@ -53,6 +53,13 @@ static void usage(FILE *f)
 "  --svg FILE                    timeline of the first policy as SVG\n"
 "  --exhaustive N                all tuples of non-empty masks of N events on\n"
 "                                N GP counters: where one matcher places more\n"
+"  --scenario N                  regression scenario N (1-6) of the simulator\n"
+"                                issue; --matcher/--xsu override its policies\n"
+"  --fairness N                  XSU policies side by side (upstream, research,\n"
+"                                series) on scenarios 1-5 and N random runs:\n"
+"                                utilization, fairness, reprogramming\n"
+"  --random I                    run I of that random mix, each policy\n"
+"  --seed S                      seed of the random runs (1)\n"
 "  -h, --help                    this text\n"
 "\n"
 "Policies: greedy = upstream 6.12's weight-order first fit (a model checked\n"
@@ -155,11 +162,11 @@ static void print_stats(const struct sim_config *cfg,
 			printf("\n");
 		}
 	}
-	printf("reprogrammings: %.3f per tick (%ld); GP counters in use: %.2f per thread-tick; %ld passes\n",
+	printf("reprogrammings: %.3f per tick (%ld); GP counters in use: %.2f per thread-tick; %ld passes, %ld kicks\n",
 	       cfg->ticks ? (double)res->reprogrammings / cfg->ticks : 0,
 	       res->reprogrammings,
 	       res->thread_ticks ? (double)res->gp_used / res->thread_ticks : 0,
-	       res->passes);
+	       res->passes, res->kicks);
 }
 
 /*
@@ -235,11 +242,15 @@ int main(int argc, char **argv)
 		{ "xsu", 1, NULL, 'x' }, { "order", 1, NULL, 'o' },
 		{ "continue", 0, NULL, 'c' }, { "svg", 1, NULL, 'g' },
 		{ "exhaustive", 1, NULL, 'e' }, { "help", 0, NULL, 'h' },
+		{ "scenario", 1, NULL, 'Z' }, { "fairness", 1, NULL, 'F' },
+		{ "seed", 1, NULL, 'E' }, { "random", 1, NULL, 'I' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *model = "hsw", *tree = NULL, *svg = NULL, *masks = NULL;
 	const char *lists[2] = { NULL, NULL }, *rates[2] = { NULL, NULL };
-	const char *matcher = "all", *xsu = "off,upstream,series";
+	const char *matcher = NULL, *xsu = NULL;
+	int scenario = 0, fairness = 0, random_run = -1;
+	u64 seed = 1;
 	struct sim_policy pol[MAX_POLICIES];
 	static struct sim_config cfg;
 	static struct sim_result res[MAX_POLICIES];
@@ -304,6 +315,21 @@ int main(int argc, char **argv)
 			if (!parse_int(optarg, 1, 6, &exh))
 				return die("--exhaustive takes 1 to 6, not '%s'", optarg);
 			break;
+		case 'Z':
+			if (!parse_int(optarg, 1, sim_nr_scenarios, &scenario))
+				return die("--scenario takes 1 to 6, not '%s'", optarg);
+			break;
+		case 'F':
+			if (!parse_int(optarg, 1, 1000000, &fairness))
+				return die("--fairness takes a number of runs, not '%s'", optarg);
+			break;
+		case 'E':
+			seed = strtoull(optarg, NULL, 0);
+			break;
+		case 'I':
+			if (!parse_int(optarg, 0, 1000000, &random_run))
+				return die("--random takes a run number, not '%s'", optarg);
+			break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
@@ -312,6 +338,52 @@ int main(int argc, char **argv)
 		return die("unexpected argument '%s' (see --help)", argv[optind]);
 	if (exh)
 		return exhaustive(exh);
+
+	if (!tree) {
+		static char def[4096];
+		char *slash;
+
+		/* the binary lives in build/harness: the tree is build/linux */
+		snprintf(def, sizeof(def), "%s", argv[0]);
+		slash = strrchr(def, '/');
+		if (slash)
+			snprintf(slash, def + sizeof(def) - slash, "/../linux");
+		else
+			snprintf(def, sizeof(def), "../linux");
+		tree = def;
+	}
+
+	if (fairness) {
+		static struct sim_fairness f;
+
+		printf("x86-pmu-sim: XSU policies side by side, matcher hk, seed %llu\n\n",
+		       (unsigned long long)seed);
+		if (sim_fairness_run(tree, fairness, seed, &f, err, sizeof(err)))
+			return die("%s", err);
+		sim_fairness_print(&f);
+		return 0;
+	}
+
+	if (random_run >= 0) {
+		if (sim_random_config(tree, seed, random_run, &cfg, err,
+				      sizeof(err)))
+			return die("%s", err);
+		scenario = -1;
+		matcher = matcher ? matcher : "hk";
+		xsu = xsu ? xsu : "upstream,research,series";
+		printf("random run %d of the mix with seed %llu\n", random_run,
+		       (unsigned long long)seed);
+	} else if (scenario) {
+		const struct sim_scenario *sc = &sim_scenarios[scenario - 1];
+
+		if (sim_scenario_config(sc, tree, &cfg, err, sizeof(err)))
+			return die("%s", err);
+		matcher = matcher ? matcher : sc->matchers;
+		xsu = xsu ? xsu : sc->xsus;
+		printf("%s\n", sc->title);
+	}
+	matcher = matcher ? matcher : "all";
+	xsu = xsu ? xsu : "off,upstream,series";
 
 	/* Policies: the product of the matchers and XSU variants asked for. */
 	for (i = 0; i < 2; i++) {
@@ -338,7 +410,8 @@ int main(int argc, char **argv)
 	if (!npol)
 		return die("no policy matches --matcher/--xsu ('%s')", matcher);
 
-	if (sim_pmu_lookup(model, ht, counters, &cfg.pmu, err, sizeof(err)))
+	if (!scenario &&
+	    sim_pmu_lookup(model, ht, counters, &cfg.pmu, err, sizeof(err)))
 		return die("%s", err);
 
 	/* Without the erratum every XSU variant is "off": keep one of each. */
@@ -357,21 +430,8 @@ int main(int argc, char **argv)
 		npol = k;
 	}
 
-	if (!tree) {
-		static char def[4096];
-		char *slash;
 
-		/* the binary lives in build/harness: the tree is build/linux */
-		snprintf(def, sizeof(def), "%s", argv[0]);
-		slash = strrchr(def, '/');
-		if (slash)
-			snprintf(slash, def + sizeof(def) - slash, "/../linux");
-		else
-			snprintf(def, sizeof(def), "../linux");
-		tree = def;
-	}
-
-	for (i = 0; i < 2; i++) {
+	for (i = 0; i < 2 && !scenario; i++) {
 		int n;
 
 		if (i == 0 && masks)

@@ -81,6 +81,13 @@ int sim_events_parse(const struct sim_pmu *pmu, const char *ksrc,
 int sim_masks_parse(const char *list, struct sim_event *ev, int max,
 		    char *err, size_t errlen);
 
+/*
+ * Every event of the model's tables, for random lists. Returns how many
+ * were written (at most @max), or -1 with @err set.
+ */
+int sim_events_all(const struct sim_pmu *pmu, const char *ksrc,
+		   struct sim_event *ev, int max, char *err, size_t errlen);
+
 /* ---- the SVG timeline (sim_svg.c) ---- */
 
 enum sim_cell_state { SIM_U = 0, SIM_S = 1, SIM_X = 2 };

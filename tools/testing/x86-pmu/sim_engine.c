@@ -21,6 +21,7 @@
 
 #include "../../../arch/x86/events/counter_match.h"
 #include "../../../arch/x86/events/intel/xsu.h"
+#include "../../../arch/x86/events/intel/xsu_arb.h"
 #include "oracle.h"
 #include "pass.h"
 #include "sim_engine.h"
@@ -97,7 +98,8 @@ static void up_nop(void *ctx, int tid)
 {
 }
 
-static u64 up_constrain(void *ctx, int tid, u64 mask, bool corrupting)
+static u64 up_constrain(void *ctx, int tid, int idx, u64 mask,
+			bool corrupting)
 {
 	struct upstream_xsu *up = ctx;
 	int c;
@@ -111,11 +113,12 @@ static u64 up_constrain(void *ctx, int tid, u64 mask, bool corrupting)
 	return mask;
 }
 
-static bool up_halve(void *ctx, int tid)
+/* 6.12: at most half the GP counters while a corrupting event is around. */
+static int up_gpmax(void *ctx, int tid, int gpmax)
 {
 	struct upstream_xsu *up = ctx;
 
-	return up->n_excl[0] || up->n_excl[1];
+	return up->n_excl[0] || up->n_excl[1] ? gpmax / 2 : gpmax;
 }
 
 /* 6.12 marks the new counter and never clears the one an event left. */
@@ -129,7 +132,7 @@ static void up_commit(void *ctx, int tid, int cntr, bool corrupting)
 static const struct pass_hooks upstream_hooks = {
 	.begin = up_nop,
 	.constrain = up_constrain,
-	.halve_gpmax = up_halve,
+	.gpmax = up_gpmax,
 	.commit = up_commit,
 	.end = up_nop,
 };
@@ -154,7 +157,8 @@ struct sim_state {
 	struct upstream_xsu up;
 	const struct pass_hooks *hooks;
 	void *ctx;
-	bool halve;
+	struct xsu_arb arb;
+	struct pass_xsu_arb glue;	/* the kernel glue of xsu_arb.c */
 	pass_match_fn match;
 	struct sim_thread th[2];
 	struct sim_result *res;
@@ -216,8 +220,12 @@ static void put(struct sim_state *s, int tid, int e, bool held)
 	}
 }
 
-/* One thread's round at tick @t: everything out, rotate, add back. */
-static void thread_turn(struct sim_state *s, int tid, int t)
+/*
+ * One thread's round at tick @t: everything out, rotate (unless this is
+ * a reschedule asked for by the sibling: perf_pmu_resched() does not
+ * rotate), add back.
+ */
+static void thread_turn(struct sim_state *s, int tid, int t, bool resched)
 {
 	struct sim_thread *th = &s->th[tid];
 	const struct sim_thread_cfg *cfg = th->cfg;
@@ -235,7 +243,7 @@ static void thread_turn(struct sim_state *s, int tid, int t)
 	if (!enabled_at(cfg, t) || !cfg->n)
 		return;
 
-	if (th->rotate) {
+	if (th->rotate && !resched) {
 		int first = th->order[0];
 
 		memmove(th->order, th->order + 1,
@@ -253,7 +261,7 @@ static void thread_turn(struct sim_state *s, int tid, int t)
 
 		s->res->passes++;
 		if (!pass_run(s->hooks, s->ctx, tid, &pe, s->cfg->pmu.nr_gp,
-			      s->halve, NULL, s->match, cur))
+			      NULL, s->match, cur))
 			continue;
 
 		put(s, tid, e, false);
@@ -268,6 +276,30 @@ static void thread_turn(struct sim_state *s, int tid, int t)
 	for (k = 0; k < pe.n; k++) {
 		th->on[idx[k]] = cur[k];
 		th->hw[idx[k]] = cur[k];
+	}
+}
+
+/*
+ * A thread told to reschedule (the kernel queues an irq_work on its CPU,
+ * which runs perf_pmu_resched()) does so at once; that may kick back.
+ */
+static void kicks(struct sim_state *s, int t)
+{
+	int tid, rounds;
+
+	for (rounds = 0; rounds < 4; rounds++) {
+		bool any = false;
+
+		for (tid = 0; tid < 2; tid++) {
+			if (!s->glue.kick[tid])
+				continue;
+			s->glue.kick[tid] = false;
+			s->res->kicks++;
+			thread_turn(s, tid, t, true);
+			any = true;
+		}
+		if (!any)
+			break;
 	}
 }
 
@@ -404,16 +436,19 @@ int sim_run(const struct sim_config *cfg, const struct sim_policy *pol,
 	case SIM_XSU_UPSTREAM:
 		s->hooks = &upstream_hooks;
 		s->ctx = &s->up;
-		s->halve = true;
 		break;
 	case SIM_XSU_SERIES:
 	case SIM_XSU_RESEARCH:
 		xsu_init(&s->xc, true);
 		xsu_thread_online(&s->xc, 0, true);
 		xsu_thread_online(&s->xc, 1, true);
-		s->hooks = &pass_xsu_hooks;
-		s->ctx = &s->xc;
-		s->halve = s->xsu == SIM_XSU_SERIES;
+		xsu_arb_init(&s->arb, cfg->pmu.nr_gp);
+		s->glue.xc = &s->xc;
+		s->glue.arb = &s->arb;
+		s->glue.hold = 2;	/* two multiplexing intervals */
+		s->hooks = s->xsu == SIM_XSU_SERIES ? &pass_xsu_arb_hooks :
+						     &pass_xsu_hooks;
+		s->ctx = s->xsu == SIM_XSU_SERIES ? (void *)&s->glue : &s->xc;
 		break;
 	default:
 		break;
@@ -444,8 +479,11 @@ int sim_run(const struct sim_config *cfg, const struct sim_policy *pol,
 			first = t & 1;
 		else if (cfg->order == SIM_ORDER_RANDOM)
 			first = rng_next(&s->rng) >> 63;
-		thread_turn(s, first, t);
-		thread_turn(s, first ^ 1, t);
+		s->glue.now = t;
+		thread_turn(s, first, t, false);
+		kicks(s, t);
+		thread_turn(s, first ^ 1, t, false);
+		kicks(s, t);
 		account(s, t);
 	}
 

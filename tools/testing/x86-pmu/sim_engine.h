@@ -18,7 +18,7 @@ enum sim_matcher {
 enum sim_xsu {
 	SIM_XSU_OFF,		/* no cross-thread exclusion */
 	SIM_XSU_UPSTREAM,	/* Linux 6.12's intel_excl_cntrs (model), gpmax halving */
-	SIM_XSU_SERIES,		/* the series: xsu.c, gpmax halving kept */
+	SIM_XSU_SERIES,		/* the series: xsu.c with xsu_arb.c's fair budgets */
 	SIM_XSU_RESEARCH,	/* xsu.c without any starvation limit */
 };
 
@@ -65,6 +65,7 @@ struct sim_result {
 	struct sim_event_stats ev[2][SIM_MAX_EVENTS];
 	long reprogrammings;	/* events moved between counters, all ticks */
 	long passes;		/* scheduling passes run */
+	long kicks;		/* reschedules one thread asked of the other */
 	long gp_used;		/* sum over thread-ticks of GP counters in use */
 	long thread_ticks;	/* thread-ticks with the thread enabled */
 	struct sim_timeline *tl;	/* if asked for; free with sim_timeline_free() */

@@ -1145,3 +1145,30 @@ int sim_masks_parse(const char *list, struct sim_event *ev, int max,
 	return parse_list(list, ev, max, parse_mask_cb, NULL, "mask",
 			  err, errlen);
 }
+
+/*
+ * Every event of the model's tables (name, static mask, corrupting), for
+ * random event lists. Returns how many were written (at most @max), or -1
+ * with @err set.
+ */
+int sim_events_all(const struct sim_pmu *pmu, const char *ksrc,
+		   struct sim_event *ev, int max, char *err, size_t errlen)
+{
+	const struct table *tab;
+	size_t i;
+	int n = 0;
+
+	if (!pmu->json_dir) {
+		sim_err(err, errlen, "PMU %s has no event tables", pmu->name);
+		return -1;
+	}
+	tab = table_get(pmu, ksrc, err, errlen);
+	if (!tab)
+		return -1;
+	for (i = 0; i < tab->nr && n < max; i++, n++) {
+		set_name(&ev[n], tab->ev[i].name);
+		ev[n].mask = tab_event_mask(pmu, &tab->ev[i]);
+		ev[n].corrupting = tab->ev[i].corrupting;
+	}
+	return n;
+}

@@ -13,7 +13,7 @@
 
 #include "greedy.h"
 #include "oracle.h"
-#include "sim_engine.h"
+#include "sim_scenarios.h"
 #include "tap.h"
 
 static const char *tree = "../../../build/linux";
@@ -157,14 +157,23 @@ static const char *const s1_ht1 = "r20cc:u,r81d0:u,r08d1:u";
  * [N' C1' C2'] -> N', C1'; [C1' C2' N'] -> C1' only (C2' finds c3 taken);
  * [C2' N' C1'] -> C2', N'. Over 60 ticks: N' 40, C1' 40, C2' 20.
  *
- * XSU series (6.12's gpmax halving kept), HT0 alone, 30 ticks: a
- * corrupting event is always collected first or second, gpmax is 2, the
- * window of three fails every tick and rotates: each event 2 ticks of 3.
+ * XSU series (fair budgets): HT0 alone has no waiting sibling and keeps
+ * all three counters: 100% for 30 ticks. At tick 30 HT1 places N' on c2
+ * (S beside HT0's N) and C1' on c3 (the only U), fails on C2' with two
+ * corrupting events in its window: demand 2, HT0's budget is 2 and it
+ * holds 3, so HT0 is kicked, keeps C1 and C2 and fails on N (demand 2).
+ * From then on both threads are capped at 2 of 3 events and rotate:
+ * HT1 2/3 each; HT0 30 + 40 of 90 ticks = 7/9 each.
+ *
+ * 6.12 (modelled), HT0 alone, 30 ticks: a corrupting event is always
+ * collected first or second, gpmax is halved to 2, the window of three
+ * fails every tick and rotates: each event 2 ticks of 3.
  */
 static void test_scenario1(void)
 {
 	static const double one[3] = { 1, 1, 1 }, ht1[3] = { 2. / 3, 2. / 3, 1. / 3 };
 	static const double third[3] = { 2. / 3, 2. / 3, 2. / 3 };
+	static const double seven_ninths[3] = { 7. / 9, 7. / 9, 7. / 9 };
 	bool ok;
 
 	setup("hsw", true, 0, 90);
@@ -176,18 +185,16 @@ static void test_scenario1(void)
 		   "scenario 1, XSU research: HT0 100% each, HT1 2/3, 2/3, 1/3, no exposure");
 
 	run(SIM_HK, SIM_XSU_SERIES);
-	ok = !exposure(0) && !exposure(1);
-	ok &= res.ev[1][0].running && res.ev[1][1].running && res.ev[1][2].running;
-	tap_diag("  series: HT0 %.2f %.2f %.2f, HT1 %.2f %.2f %.2f", frac(0, 0),
-		 frac(0, 1), frac(0, 2), frac(1, 0), frac(1, 1), frac(1, 2));
-	tap_result(ok, "scenario 1, XSU series: no exposure, every HT1 event runs");
+	ok = fracs_are(0, seven_ninths) && fracs_are(1, third);
+	tap_result(ok && !exposure(0) && !exposure(1),
+		   "scenario 1, XSU series: HT0 7/9 each, HT1 2/3 each, no exposure");
 
 	cfg.ticks = 30;
 	run(SIM_HK, SIM_XSU_SERIES);
-	ok = fracs_are(0, third);
+	ok = fracs_are(0, one);
 	run(SIM_HK, SIM_XSU_UPSTREAM);
 	ok &= fracs_are(0, third);
-	tap_result(ok, "scenario 1, HT0 alone under 6.12's gpmax halving: 2/3 each (series and upstream)");
+	tap_result(ok, "scenario 1, HT0 alone: all counters with fair budgets, 2/3 each under 6.12's halving");
 }
 
 /*
@@ -277,15 +284,26 @@ static void test_scenario4(void)
  * tick 0; they always fit, and a thread's round (all out, all back in)
  * is one step, so HT0 never gives a counter back whichever sibling acts
  * first: HT1 never runs. (Were HT1 first at tick 0, it would keep c0 and
- * HT0 would run 3 of 4: whoever comes first wins.) series and upstream: gpmax is halved, HT0 places 2 of 4 per tick
- * (on c0/c1), rotating: 50% each, and HT1 always finds c2: 100%.
+ * HT0 would run 3 of 4: whoever comes first wins.)
+ *
+ * 6.12 (modelled): gpmax is halved, HT0 places 2 of 4 per tick (on
+ * c0/c1), rotating: 50% each, and HT1 always finds c2: 100%.
+ *
+ * series (fair budgets), fixed order: at tick 1 HT1 fails with demand 1,
+ * HT0 (budget 3, holding 4) is kicked, keeps 3 and fails on the fourth,
+ * then tells HT1 to retry: branches gets c3 from tick 1 on (100%). HT0
+ * runs 3 of 4 from tick 1, the one left out rotating from the last: out
+ * at ticks 1,5,..,97 (e3), 2,..,98 (e0), 3,..,99 (e1), 4,..,96 (e2):
+ * 75, 75, 76, 75 of 100. In the other orders HT1 still runs from tick 1
+ * and HT0 still has 4 + 99 x 3 = 301 event-ticks.
  */
 static void test_scenario5(void)
 {
-	static const double half[4] = { .5, .5, .5, .5 }, one[4] = { 1, 1, 1, 1 };
+	static const double one[4] = { 1, 1, 1, 1 }, half[4] = { .5, .5, .5, .5 };
+	static const double fair[4] = { .75, .75, .76, .75 };
 	static const double zero[1] = { 0 }, full[1] = { 1 };
 	bool ok = true;
-	int o;
+	int o, e;
 
 	setup("hsw", true, 0, 100);
 	events(0, "r81d0,r08d1,r10d1,r01d1", 0);
@@ -301,12 +319,24 @@ static void test_scenario5(void)
 	ok = true;
 	for (o = SIM_ORDER_FIXED; o <= SIM_ORDER_RANDOM; o++) {
 		cfg.order = o;
-		run(SIM_HK, SIM_XSU_SERIES);
-		ok &= fracs_are(0, half) && fracs_are(1, full);
 		run(SIM_HK, SIM_XSU_UPSTREAM);
 		ok &= fracs_are(0, half) && fracs_are(1, full);
 	}
-	tap_result(ok, "scenario 5, XSU series/upstream: HT0 50% each, HT1 100% (the halving's price)");
+	tap_result(ok, "scenario 5, 6.12's halving: HT0 50% each, HT1 100%");
+
+	cfg.order = SIM_ORDER_FIXED;
+	run(SIM_HK, SIM_XSU_SERIES);
+	ok = fracs_are(0, fair) && fracs_are(1, full);
+	for (o = SIM_ORDER_ALTERNATE; o <= SIM_ORDER_RANDOM; o++) {
+		long sum = 0;
+
+		cfg.order = o;
+		run(SIM_HK, SIM_XSU_SERIES);
+		for (e = 0; e < 4; e++)
+			sum += res.ev[0][e].running;
+		ok &= fracs_are(1, full) && sum == 301;
+	}
+	tap_result(ok, "scenario 5, XSU series: HT0 75/75/76/75%, HT1 100% in every order");
 }
 
 /*
@@ -386,6 +416,48 @@ static void test_random_exposure(void)
 	tap_result(!bad, "random runs: XSU series and research never expose an event");
 }
 
+/*
+ * The fair arbitration's promises, measured side by side with 6.12's
+ * halving and with no limit, on scenarios 1-5 and 1000 seeded random runs
+ * (sim_fairness_run(), what make sim-fairness prints).
+ */
+static void test_fairness(void)
+{
+	static struct sim_fairness f;
+	enum { UP, RESEARCH, SERIES };
+	bool starve = false, below = false;
+	char err[256];
+	int sc;
+
+	if (sim_fairness_run(tree, 1000, 1, &f, err, sizeof(err))) {
+		tap_diag("%s", err);
+		tap_result(false, "fairness comparison runs");
+		return;
+	}
+	for (sc = 0; sc < 5; sc++) {
+		const struct sim_metrics *m = f.scenario[sc];
+
+		tap_diag("scenario %d: min fraction 6.12 %.3f, research %.3f, series %.3f; util %.2f %.2f %.2f",
+			 sc + 1, m[UP].min_frac, m[RESEARCH].min_frac,
+			 m[SERIES].min_frac, m[UP].util, m[RESEARCH].util,
+			 m[SERIES].util);
+		starve |= m[SERIES].min_frac == 0;
+		below |= m[SERIES].min_frac < m[UP].min_frac - 1e-9;
+	}
+	tap_diag("random mix: util 6.12 %.3f, research %.3f, series %.3f; starved runs %d %d %d; Jain %.3f %.3f %.3f",
+		 f.mix_util[UP], f.mix_util[RESEARCH], f.mix_util[SERIES],
+		 f.starved[UP], f.starved[RESEARCH], f.starved[SERIES],
+		 f.mix[UP].jain, f.mix[RESEARCH].jain, f.mix[SERIES].jain);
+	tap_result(!starve && !f.starved[SERIES],
+		   "fair budgets: no starved event in scenarios 1-5 nor in 1000 random runs");
+	tap_result(!below && f.mix[SERIES].min_frac >= f.mix[UP].min_frac,
+		   "fair budgets: smallest fraction >= 6.12's in scenarios 1-5 and on the mix");
+	tap_result(f.mix_util[SERIES] > f.mix_util[UP],
+		   "fair budgets: more GP counters in use than 6.12 on the random mix");
+	tap_result(!f.exposed[SERIES] && !f.exposed[RESEARCH],
+		   "fair budgets and research: no exposure in any run");
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1)
@@ -399,5 +471,6 @@ int main(int argc, char **argv)
 	test_scenario5();
 	test_scenario6();
 	test_random_exposure();
+	test_fairness();
 	return tap_finish();
 }

@@ -119,7 +119,7 @@ static void resched(struct worker *w)
 		next.mask[k] = all.mask[i];
 		next.corrupting[k] = all.corrupting[i];
 		next.counter[k] = all.counter[i];
-		if (!pass_schedule(&xc, w->tid, &next, 4, false, NULL))
+		if (!pass_schedule(&xc, w->tid, &next, 4, NULL))
 			w->ev = next;
 	}
 }
@@ -167,7 +167,7 @@ static void *worker_run(void *arg)
 			next.mask[i] = random_mask(&w->rng, &corr);
 			next.corrupting[i] = corr;
 			next.counter[i] = -1;
-			if (!pass_schedule(&xc, w->tid, &next, 4, false, NULL))
+			if (!pass_schedule(&xc, w->tid, &next, 4, NULL))
 				w->ev = next;
 		} else if (w->ev.n) {
 			remove_event(w, rng_next(&w->rng) % w->ev.n);
@@ -175,7 +175,7 @@ static void *worker_run(void *arg)
 
 		/* Reschedule the window as it is, then check book-keeping. */
 		if (w->ev.n)
-			pass_schedule(&xc, w->tid, &w->ev, 4, false, NULL);
+			pass_schedule(&xc, w->tid, &w->ev, 4, NULL);
 		shim_irqs_off = true;
 		xsu_begin(&xc, w->tid);
 		if (xc.thread[w->tid].pass_locked)

@@ -93,7 +93,7 @@ static void test_walkthrough(void)
 
 		add(e, 0xf, step[s].corr);
 		last = e->n - 1;
-		left = pass_schedule(&xc, step[s].tid, e, 4, false, dyn);
+		left = pass_schedule(&xc, step[s].tid, e, 4, dyn);
 		if (left)
 			tap_diag("step %u: HT%d %s gets mask %#llx -> the pass fails",
 				 s + 1, step[s].tid, step[s].corr ? "C " : "NC",
@@ -145,16 +145,16 @@ static void test_release(void)
 
 	reset_core();
 	add(&a, 0x1, false);
-	ok = !pass_schedule(&xc, 0, &a, 4, false, NULL);
+	ok = !pass_schedule(&xc, 0, &a, 4, NULL);
 	ok &= xsu_counter_state(&xc, 0, 0) == XSU_SHARED;
 	add(&b, 0x1, true);
-	ok &= pass_schedule(&xc, 1, &b, 4, false, NULL) == 1;
+	ok &= pass_schedule(&xc, 1, &b, 4, NULL) == 1;
 
 	shim_irqs_off = true;
 	xsu_release(&xc, 0, 0);
 	shim_irqs_off = false;
 	ok &= xsu_counter_state(&xc, 0, 0) == XSU_UNUSED;
-	ok &= !pass_schedule(&xc, 1, &b, 4, false, NULL);
+	ok &= !pass_schedule(&xc, 1, &b, 4, NULL);
 	ok &= xsu_counter_state(&xc, 1, 0) == XSU_EXCLUSIVE;
 	tap_result(ok, "release returns the counter to Unused for the sibling");
 }
@@ -168,13 +168,13 @@ static void test_failed_pass(void)
 	add(&a, 0x3, true);
 	add(&a, 0x3, false);
 	add(&a, 0x3, false);
-	ok = pass_schedule(&xc, 0, &a, 4, false, NULL) == 1;
+	ok = pass_schedule(&xc, 0, &a, 4, NULL) == 1;
 	ok &= !xc.thread[0].excl && !xc.thread[0].shared;
 	a.n = 2;
-	ok &= !pass_schedule(&xc, 0, &a, 4, false, NULL);
+	ok &= !pass_schedule(&xc, 0, &a, 4, NULL);
 	ok &= xc.thread[0].excl | xc.thread[0].shared;
 	a.n = 3;
-	ok &= pass_schedule(&xc, 0, &a, 4, false, NULL) == 1;
+	ok &= pass_schedule(&xc, 0, &a, 4, NULL) == 1;
 	ok &= xc.thread[0].excl == 1ULL << a.counter[0] &&
 	      xc.thread[0].shared == 1ULL << a.counter[1];
 	tap_result(ok, "a failed pass leaves no state behind");
@@ -189,14 +189,14 @@ static void test_switching(void)
 	reset_core();
 	add(&a, 0xf, true);		/* HT0: corrupting on c0 */
 	add(&b, 0x1, false);		/* HT1: needs c0 */
-	ok = !pass_schedule(&xc, 0, &a, 4, false, NULL);
-	ok &= pass_schedule(&xc, 1, &b, 4, false, NULL) == 1;
+	ok = !pass_schedule(&xc, 0, &a, 4, NULL);
+	ok &= pass_schedule(&xc, 1, &b, 4, NULL) == 1;
 
 	/* off: no state survives, masks are static, passes take no lock */
 	xsu_disable(&xc);
 	ok &= !xc.thread[0].excl && !xc.thread[0].shared &&
 	      !xc.thread[1].excl && !xc.thread[1].shared;
-	ok &= !pass_schedule(&xc, 1, &b, 4, false, dyn) && dyn[0] == 0x1;
+	ok &= !pass_schedule(&xc, 1, &b, 4, dyn) && dyn[0] == 0x1;
 	ok &= !xc.thread[1].shared && !xc.thread[1].tracked && !xc.enabled;
 	tap_result(ok, "switching off clears every state and gives static masks");
 
@@ -211,7 +211,7 @@ static void test_switching(void)
 	     xsu_counter_state(&xc, 1, 0) == XSU_SHARED;
 	xsu_enable(&xc);
 	b.mask[0] = 0xf;
-	ok &= !pass_schedule(&xc, 1, &b, 4, false, dyn);
+	ok &= !pass_schedule(&xc, 1, &b, 4, dyn);
 	ok &= dyn[0] == 0xe && b.counter[0] != 0;
 	ok &= xsu_counter_state(&xc, 1, 0) == XSU_UNUSED;
 	tap_result(ok, "switching on starts from the placement on the counters");
@@ -224,7 +224,7 @@ static void test_hotplug_and_gpmax(void)
 
 	reset_core();
 	add(&a, 0xf, true);
-	ok = !pass_schedule(&xc, 0, &a, 4, false, NULL);
+	ok = !pass_schedule(&xc, 0, &a, 4, NULL);
 	xsu_thread_offline(&xc, 0);
 	ok &= !xc.thread[0].excl && !xc.thread[0].tracked;
 	xsu_thread_online(&xc, 0, true);
@@ -235,16 +235,16 @@ static void test_hotplug_and_gpmax(void)
 	shim_irqs_off = true;
 	xsu_account(&xc, 1, 1);
 	xsu_begin(&xc, 0);
-	ok = xsu_halve_gpmax(&xc, 0);
+	ok = xsu_corrupting_present(&xc, 0);
 	xsu_end(&xc, 0);
 	xsu_account(&xc, 1, -1);
 	xsu_begin(&xc, 0);
-	ok &= !xsu_halve_gpmax(&xc, 0);
+	ok &= !xsu_corrupting_present(&xc, 0);
 	xsu_end(&xc, 0);
 	xsu_disable(&xc);
 	xsu_account(&xc, 1, 1);
 	xsu_begin(&xc, 0);
-	ok &= !xsu_halve_gpmax(&xc, 0);
+	ok &= !xsu_corrupting_present(&xc, 0);
 	xsu_end(&xc, 0);
 	shim_irqs_off = false;
 	tap_result(ok, "gpmax halving as upstream: on, with a corrupting event on the core");

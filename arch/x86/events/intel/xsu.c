@@ -261,7 +261,7 @@ EXPORT_SYMBOL_IF_KUNIT(xsu_release);
  * @tid:   the thread
  * @delta: +1 when a corrupting event joins the thread, -1 when it leaves
  *
- * Feeds xsu_halve_gpmax(), upstream's starvation limit.
+ * Feeds xsu_corrupting_present().
  *
  * Context: on the thread's own CPU.
  */

@@ -15,6 +15,7 @@
 #ifndef _ARCH_X86_EVENTS_INTEL_XSU_H
 #define _ARCH_X86_EVENTS_INTEL_XSU_H
 
+#include <linux/bitops.h>
 #include <linux/compiler.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
@@ -106,21 +107,47 @@ static inline bool xsu_pass_enabled(const struct xsu_core *xc, int tid)
 }
 
 /**
- * xsu_halve_gpmax() - whether this pass keeps upstream's gpmax halving
+ * xsu_corrupting_present() - a corrupting event is collected on the core
  * @xc:  the core's state, or NULL where the erratum does not apply
  * @tid: the scheduling thread
  *
- * Parity with Linux 6.12: while the workaround is on and either thread of
- * the core has a corrupting event, each thread may use at most half of
- * the general-purpose counters, so that neither starves the other for
- * good. Only meaningful between xsu_begin() and xsu_end().
+ * Only then can the two threads of the core compete for counters: without
+ * an eXclusive state, every event keeps its static mask.
  *
- * Return: true when gpmax is to be halved for this pass.
+ * Context: between xsu_begin() and xsu_end().
+ * Return: true when the running pass applies dynamic masks and either
+ * thread has a corrupting event.
  */
-static inline bool xsu_halve_gpmax(const struct xsu_core *xc, int tid)
+static inline bool xsu_corrupting_present(const struct xsu_core *xc, int tid)
 {
 	return xc && xsu_pass_enabled(xc, tid) &&
 	       (READ_ONCE(xc->corrupting[0]) || READ_ONCE(xc->corrupting[1]));
+}
+
+/**
+ * xsu_pass_committed() - the running pass placed every event
+ * @xc:  the core's state
+ * @tid: the scheduling thread
+ *
+ * Context: between xsu_begin() and xsu_end().
+ * Return: true once xsu_commit() has recorded the pass's placement.
+ */
+static inline bool xsu_pass_committed(const struct xsu_core *xc, int tid)
+{
+	return xc->thread[tid].pass_commit;
+}
+
+/**
+ * xsu_held() - counters a thread holds
+ * @xc:  the core's state
+ * @tid: the thread
+ *
+ * Context: with &xsu_core.lock held (between xsu_begin() and xsu_end()).
+ * Return: the counters in state X or S for @tid.
+ */
+static inline u64 xsu_held(const struct xsu_core *xc, int tid)
+{
+	return xc->thread[tid].excl | xc->thread[tid].shared;
 }
 
 #endif /* _ARCH_X86_EVENTS_INTEL_XSU_H */

@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Fair arbitration of counters between hyper-threads under XSU.
+ *
+ * With XSU, a thread that holds counters eXclusive or Shared can keep its
+ * sibling from placing events, for as long as its own events fit: it then
+ * never multiplexes and never gives a counter back. Linux 6.12 prevented
+ * that by halving both threads' general-purpose counters whenever either
+ * had a corrupting event, which also costs half the counters to a thread
+ * whose sibling measures nothing.
+ *
+ * Here a thread is only held back while its sibling waits:
+ *
+ *  - A scheduling pass that fails publishes a demand when the window it
+ *    failed on would have fitted on the static masks: what stood in the
+ *    way was the sibling's states (or the thread's own budget), not the
+ *    number of counters. The demand counts the window's corrupting events
+ *    that need a GP counter: they need counters the sibling leaves
+ *    Unused, while its other events may share the sibling's Shared ones.
+ *    A window without corrupting events was stopped by eXclusive
+ *    counters: then all its events that need a GP counter count. The
+ *    demand lapses after @hold unless a later failure renews it, which a
+ *    waiting thread does every multiplexing interval.
+ *
+ *  - While the sibling has a demand d, a thread may use at most
+ *    nr_gp - min(d, nr_gp / 2) GP counters (xsu_arb_gpmax()): the
+ *    sibling then finds at least min(d, nr_gp / 2) counters that the
+ *    thread holds in neither state, so any event may go there. With no
+ *    demand, a thread uses every counter.
+ *
+ *  - An event tied to particular counters (a PEBS event on counter 1,
+ *    say) gains nothing from a budget if the sibling keeps those very
+ *    counters: when a window fails on such an event, its counters are
+ *    published with the demand, and the sibling's events leave them
+ *    alone while the demand lasts (xsu_arb_avoid()).
+ *
+ *  - The thread holding more than its budget, or a counter its waiting
+ *    sibling is tied to, may not reschedule on its own (nothing
+ *    multiplexes if its events fit): xsu_arb_end() tells the caller to
+ *    make it reschedule, once until it does. When that thread then stops
+ *    at its budget while the sibling still waits, the sibling is told to
+ *    retry at once rather than a multiplexing interval later (once per
+ *    clock tick, or again only after this thread gave up more counters,
+ *    so two waiting threads cannot bounce for long).
+ *
+ * When both threads want more than half, both are capped at half and
+ * both multiplex: each gets half of the counters at every moment, and
+ * perf's rotation shares them among its events over time. A thread alone,
+ * or beside a sibling that waits for nothing, keeps every counter.
+ */
+#include <linux/bitops.h>
+#include <linux/export.h>
+#include <linux/string.h>
+#include <kunit/visibility.h>
+
+#include "xsu_arb.h"
+
+#define XSU_ARB_GP_MASK	0xffffffffULL
+
+/**
+ * xsu_arb_init() - nobody waits
+ * @arb:   the core's arbitration state
+ * @nr_gp: general-purpose counters of each thread
+ */
+void xsu_arb_init(struct xsu_arb *arb, int nr_gp)
+{
+	memset(arb, 0, sizeof(*arb));
+	arb->nr_gp = nr_gp;
+}
+EXPORT_SYMBOL_IF_KUNIT(xsu_arb_init);
+
+/**
+ * xsu_arb_begin() - a scheduling pass starts on @tid
+ * @arb: the core's arbitration state
+ * @tid: the scheduling thread
+ *
+ * A pass is the reschedule a kick asked for (or makes it moot).
+ */
+void xsu_arb_begin(struct xsu_arb *arb, int tid)
+{
+	arb->n[tid] = 0;
+	arb->corrupting[tid] = 0;
+	arb->kicked[tid] = false;
+}
+EXPORT_SYMBOL_IF_KUNIT(xsu_arb_begin);
+
+/**
+ * xsu_arb_note() - the static mask of event @idx of the running pass
+ * @arb:         the core's arbitration state
+ * @tid:         the scheduling thread
+ * @idx:         the event's index in the pass
+ * @static_mask: its counter mask before XSU
+ * @corrupting:  it is one of 0xd0-0xd3
+ */
+void xsu_arb_note(struct xsu_arb *arb, int tid, int idx, u64 static_mask,
+		  bool corrupting)
+{
+	if (idx < 0 || idx >= X86_MATCH_MAX_EVENTS)
+		return;
+	arb->mask[tid][idx] = static_mask;
+	if (corrupting)
+		arb->corrupting[tid] |= BIT_ULL(idx);
+	else
+		arb->corrupting[tid] &= ~BIT_ULL(idx);
+	arb->n[tid] = max(arb->n[tid], idx + 1);
+}
+EXPORT_SYMBOL_IF_KUNIT(xsu_arb_note);
+
+/**
+ * xsu_arb_end() - a scheduling pass ends on @tid
+ * @arb:          the core's arbitration state
+ * @tid:          the scheduling thread
+ * @committed:    the pass placed every event
+ * @held:         counters the thread holds (X or S), before this pass
+ * @sibling_held: counters the sibling holds (X or S)
+ * @now:          the current time
+ * @hold:         how long a demand stays without renewal (more than one
+ *                multiplexing interval)
+ *
+ * A failed pass whose window fits on the static masks publishes the
+ * thread's demand (see the top of this file).
+ *
+ * Return: true when the sibling must be made to reschedule: it holds
+ * more than its budget or a counter the waiting event is tied to (once,
+ * until its next pass), or it waits itself while this thread has stopped
+ * within its budget (once per clock tick, or again after giving up more).
+ */
+bool xsu_arb_end(struct xsu_arb *arb, int tid, bool committed, u64 held,
+		 u64 sibling_held, unsigned long now, unsigned long hold)
+{
+	u64 gp_all = GENMASK_ULL(arb->nr_gp - 1, 0), last;
+	int n = arb->n[tid], sib = tid ^ 1, gp = 0, corrupting = 0, used, i;
+
+	if (committed || !n)
+		return false;
+
+	/* Too many events for the counters: multiplexing, not XSU. */
+	if (x86_counter_match(arb->mask[tid], n, 0, arb->nr_gp, NULL))
+		return false;
+
+	for (i = 0; i < n; i++) {
+		if (arb->mask[tid][i] & ~XSU_ARB_GP_MASK)
+			continue;
+		gp++;
+		corrupting += !!(arb->corrupting[tid] & BIT_ULL(i));
+	}
+	arb->demand[tid] = clamp(corrupting ? corrupting : gp, 1, arb->nr_gp);
+	arb->until[tid] = now + hold;
+
+	/* The event the window failed on: the one added last. */
+	last = arb->mask[tid][n - 1] & gp_all;
+	arb->want[tid] = last != gp_all ? last : 0;
+
+	if (!arb->kicked[sib] &&
+	    (hweight64(sibling_held & gp_all) >
+	     xsu_arb_budget(arb->nr_gp, arb->demand[tid]) ||
+	     (sibling_held & arb->want[tid]))) {
+		arb->kicked[sib] = true;
+		return true;
+	}
+
+	/*
+	 * Within one tick, ask again only after giving up more counters:
+	 * the retries are bounded by the number of counters.
+	 */
+	used = hweight64(held & gp_all);
+	if (xsu_arb_demand(arb, sib, now) &&
+	    (arb->retried[sib] != now + 1 || used < arb->retry_held[sib]) &&
+	    used <= xsu_arb_budget(arb->nr_gp, xsu_arb_demand(arb, sib, now))) {
+		arb->retried[sib] = now + 1;
+		arb->retry_held[sib] = used;
+		return true;
+	}
+	return false;
+}
+EXPORT_SYMBOL_IF_KUNIT(xsu_arb_end);

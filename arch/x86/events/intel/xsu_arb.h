@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Fair arbitration of counters between the two threads of a core under the
+ * XSU protocol (xsu.c): instead of halving both threads' general-purpose
+ * counters whenever a corrupting event is present, a thread is only held
+ * back while its sibling is actually waiting for counters.
+ *
+ * Pure like xsu.c: it sees counter masks, counts and a clock, not
+ * perf_event, so that it also builds in user space.
+ */
+#ifndef _ARCH_X86_EVENTS_INTEL_XSU_ARB_H
+#define _ARCH_X86_EVENTS_INTEL_XSU_ARB_H
+
+#include <linux/minmax.h>
+#include <linux/types.h>
+
+#include "../counter_match.h"
+
+/**
+ * struct xsu_arb - who is waiting for counters on a core
+ * @demand:  counters thread t last failed to get, 0 if none
+ * @want:    the GP counters the event it failed on may use, when they are
+ *           not all of them (an event tied to particular counters)
+ * @until:   when that demand lapses unless renewed (same clock as @now
+ *           arguments, e.g. jiffies)
+ * @kicked:  thread t has been asked to reschedule and has not yet
+ * @retried: the tick after thread t was last asked to retry, 0: never
+ * @retry_held: GP counters this thread held when it last asked thread t to
+ *           retry (see xsu_arb_end())
+ * @n:       events of thread t's running pass noted so far
+ * @mask:    their static counter masks
+ * @corrupting: which of them are corrupting events (bit per event)
+ * @nr_gp:   general-purpose counters of each thread
+ *
+ * Protected by the XSU core lock: used between xsu_begin() and xsu_end().
+ */
+struct xsu_arb {
+	u8		demand[2];
+	u64		want[2];
+	unsigned long	until[2];
+	bool		kicked[2];
+	unsigned long	retried[2];
+	u8		retry_held[2];
+	int		n[2];
+	u64		mask[2][X86_MATCH_MAX_EVENTS];
+	u64		corrupting[2];
+	int		nr_gp;
+};
+
+/**
+ * xsu_arb_budget() - GP counters a thread may use
+ * @nr_gp:          general-purpose counters per thread
+ * @sibling_demand: counters the sibling is waiting for, 0 if none
+ *
+ * All of them while the sibling waits for nothing; otherwise what leaves
+ * the sibling its demand, but never less than half.
+ *
+ * Return: the cap on the thread's GP counters.
+ */
+static inline int xsu_arb_budget(int nr_gp, int sibling_demand)
+{
+	if (sibling_demand <= 0)
+		return nr_gp;
+	return nr_gp - min(sibling_demand, nr_gp / 2);
+}
+
+/* A demand counts until its deadline; wrap-safe like time_before(). */
+static inline int xsu_arb_demand(const struct xsu_arb *arb, int tid,
+				 unsigned long now)
+{
+	if (!arb->demand[tid] || (long)(now - arb->until[tid]) >= 0)
+		return 0;
+	return arb->demand[tid];
+}
+
+/**
+ * xsu_arb_gpmax() - gpmax of a scheduling pass under arbitration
+ * @arb:   the core's arbitration state
+ * @tid:   the scheduling thread
+ * @gpmax: gpmax the pass would use otherwise
+ * @now:   the current time
+ *
+ * Return: @gpmax capped by the thread's budget.
+ */
+static inline int xsu_arb_gpmax(const struct xsu_arb *arb, int tid,
+				int gpmax, unsigned long now)
+{
+	return min(gpmax, xsu_arb_budget(arb->nr_gp,
+					 xsu_arb_demand(arb, tid ^ 1, now)));
+}
+
+/**
+ * xsu_arb_avoid() - counters a thread should leave to its waiting sibling
+ * @arb: the core's arbitration state
+ * @tid: the scheduling thread
+ * @now: the current time
+ *
+ * Return: the counters the sibling's waiting event is tied to while its
+ * demand lasts, else 0. A budget alone cannot make room for such an event.
+ */
+static inline u64 xsu_arb_avoid(const struct xsu_arb *arb, int tid,
+				unsigned long now)
+{
+	return xsu_arb_demand(arb, tid ^ 1, now) ? arb->want[tid ^ 1] : 0;
+}
+
+void xsu_arb_init(struct xsu_arb *arb, int nr_gp);
+void xsu_arb_begin(struct xsu_arb *arb, int tid);
+void xsu_arb_note(struct xsu_arb *arb, int tid, int idx, u64 static_mask,
+		  bool corrupting);
+bool xsu_arb_end(struct xsu_arb *arb, int tid, bool committed, u64 held,
+		 u64 sibling_held, unsigned long now, unsigned long hold);
+
+#endif /* _ARCH_X86_EVENTS_INTEL_XSU_ARB_H */
