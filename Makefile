@@ -43,11 +43,5 @@ clean:
 		build/bisect-ok
 	-git -C build/linux worktree prune 2>/dev/null
 
-distsim:
-	@scripts/sim.sh $(ARGS)
-
-sim-fairness:
-	@scripts/sim.sh --fairness 1000 $(ARGS)
-
-clean:
+distclean:
 	rm -rf build
