@@ -12,7 +12,7 @@ set -uo pipefail
 
 # The series' .kunitconfig files and the suites they must produce.
 KUNITCONFIGS=(arch/x86/events arch/x86/events/intel)
-SUITES=(x86_counter_match x86_intel_xsu)
+SUITES=(x86_counter_match x86_intel_xsu x86_intel_xsu_arb)
 # What booting with an initramfs and running the selftests needs.
 BOOT_CONFIG=(CONFIG_SMP=y CONFIG_BLK_DEV_INITRD=y CONFIG_DEVTMPFS=y
 	     CONFIG_TMPFS=y CONFIG_PROC_FS=y CONFIG_SYSFS=y

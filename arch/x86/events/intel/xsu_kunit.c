@@ -3,8 +3,10 @@
  * KUnit tests for the XSU unit (xsu.c): the exclusion table, the protocol
  * walkthrough on two simulated sibling threads, release, failed passes,
  * switching the workaround off and on, hotplug, and the lock used from
- * hard interrupt context as the scheduler does (run with lockdep).
- * Pure computations on a private struct xsu_core: no PMU hardware needed.
+ * hard interrupt context as the scheduler does (run with lockdep); and
+ * for its fair arbitration (xsu_arb.c): budgets, demands, kicks, retries,
+ * and the starvation it prevents. Pure computations on private state: no
+ * PMU hardware needed.
  */
 #include <kunit/test.h>
 #include <linux/bitops.h>
@@ -14,6 +16,7 @@
 
 #include "../counter_match.h"
 #include "xsu.h"
+#include "xsu_arb.h"
 
 struct xsu_window {
 	int n;
@@ -391,8 +394,231 @@ static struct kunit_suite x86_intel_xsu_suite = {
 	.test_cases = x86_intel_xsu_cases,
 };
 
-kunit_test_suite(x86_intel_xsu_suite);
+/* ---- xsu_arb.c: the fair arbitration ---- */
 
-MODULE_DESCRIPTION("KUnit tests for the Intel HT counter exclusion (XSU)");
+static void arb_budget_table(struct kunit *test)
+{
+	static const int four[] = { 4, 3, 2, 2, 2, 2 };
+	int d;
+
+	for (d = 0; d < ARRAY_SIZE(four); d++)
+		KUNIT_EXPECT_EQ(test, xsu_arb_budget(4, d), four[d]);
+	KUNIT_EXPECT_EQ(test, xsu_arb_budget(8, 1), 7);
+	KUNIT_EXPECT_EQ(test, xsu_arb_budget(8, 4), 4);
+	KUNIT_EXPECT_EQ(test, xsu_arb_budget(8, 7), 4);
+}
+
+/* Thread @tid fails a pass over @n events with @masks. */
+static bool arb_fail(struct xsu_arb *arb, int tid, const u64 *masks,
+		     u64 corrupting, int n, u64 held, u64 sib_held,
+		     unsigned long now)
+{
+	int i;
+
+	xsu_arb_begin(arb, tid);
+	for (i = 0; i < n; i++)
+		xsu_arb_note(arb, tid, i, masks[i], corrupting & BIT_ULL(i));
+	return xsu_arb_end(arb, tid, false, held, sib_held, now, 5);
+}
+
+static void arb_demand_and_lapse(struct kunit *test)
+{
+	const u64 masks[] = { 0xf, 0xf };
+	unsigned long t0 = ULONG_MAX - 2;	/* the deadline wraps */
+	struct xsu_arb arb;
+
+	xsu_arb_init(&arb, 4);
+	KUNIT_EXPECT_EQ(test, xsu_arb_gpmax(&arb, 0, 4, t0), 4);
+
+	/* HT1 fails on two corrupting events: HT0 (holding 4) must give 2. */
+	KUNIT_EXPECT_TRUE(test, arb_fail(&arb, 1, masks, 0x3, 2, 0, 0xf, t0));
+	KUNIT_EXPECT_EQ(test, arb.demand[1], 2);
+	KUNIT_EXPECT_EQ(test, xsu_arb_gpmax(&arb, 0, 4, t0), 2);
+	KUNIT_EXPECT_EQ(test, xsu_arb_gpmax(&arb, 0, 4, t0 + 4), 2);
+	KUNIT_EXPECT_EQ(test, xsu_arb_gpmax(&arb, 0, 4, t0 + 5), 4);
+	/* HT1 itself is not held back by its own demand. */
+	KUNIT_EXPECT_EQ(test, xsu_arb_gpmax(&arb, 1, 4, t0), 4);
+	/* A committed pass publishes nothing. */
+	xsu_arb_begin(&arb, 0);
+	KUNIT_EXPECT_FALSE(test, xsu_arb_end(&arb, 0, true, 0, 0, t0, 5));
+	KUNIT_EXPECT_EQ(test, arb.demand[0], 0);
+}
+
+static void arb_demand_only_when_static_fits(struct kunit *test)
+{
+	const u64 five[] = { 0xf, 0xf, 0xf, 0xf, 0xf };
+	const u64 mix[] = { 0xf | BIT_ULL(32), 0xf, 0xf };
+	struct xsu_arb arb;
+
+	xsu_arb_init(&arb, 4);
+	/* Five events on four counters: multiplexing, not the sibling. */
+	KUNIT_EXPECT_FALSE(test, arb_fail(&arb, 0, five, 0, 5, 0, 0xf, 10));
+	KUNIT_EXPECT_EQ(test, arb.demand[0], 0);
+
+	/* No corrupting event: the events that need a GP counter count. */
+	arb_fail(&arb, 0, mix, 0, 3, 0, 0xf, 10);
+	KUNIT_EXPECT_EQ(test, arb.demand[0], 2);
+	/* With corrupting events, only they count. */
+	arb_fail(&arb, 0, mix, 0x4, 3, 0, 0xf, 10);
+	KUNIT_EXPECT_EQ(test, arb.demand[0], 1);
+}
+
+static void arb_kick_once_and_tied_counters(struct kunit *test)
+{
+	const u64 tied[] = { 0xf, 0x2 };	/* e.g. a PEBS event on c1 */
+	struct xsu_arb arb;
+
+	xsu_arb_init(&arb, 4);
+	/* HT0 holds c1 only: within its budget of 3, but HT1 is tied to it. */
+	KUNIT_EXPECT_TRUE(test, arb_fail(&arb, 1, tied, 0, 2, 0, 0x2, 20));
+	KUNIT_EXPECT_EQ(test, arb.want[1], 0x2);
+	KUNIT_EXPECT_EQ(test, xsu_arb_avoid(&arb, 0, 20), 0x2);
+	KUNIT_EXPECT_EQ(test, xsu_arb_avoid(&arb, 1, 20), 0);
+	/* Kicked once: not again until HT0 starts a pass. */
+	KUNIT_EXPECT_FALSE(test, arb_fail(&arb, 1, tied, 0, 2, 0, 0x2, 20));
+	xsu_arb_begin(&arb, 0);
+	KUNIT_EXPECT_TRUE(test, arb_fail(&arb, 1, tied, 0, 2, 0, 0x2, 21));
+	KUNIT_EXPECT_EQ(test, xsu_arb_avoid(&arb, 0, 26), 0);
+}
+
+static void arb_retry_bounded(struct kunit *test)
+{
+	const u64 one[] = { 0xf }, four[] = { 0xf, 0xf, 0xf, 0xf };
+	struct xsu_arb arb;
+
+	xsu_arb_init(&arb, 4);
+	/* HT1 waits (demand 1); HT0, kicked, stops at its budget of 3. */
+	KUNIT_EXPECT_TRUE(test, arb_fail(&arb, 1, one, 0x1, 1, 0, 0xf, 30));
+	KUNIT_EXPECT_TRUE(test, arb_fail(&arb, 0, four, 0xf, 4, 0x7, 0, 30));
+	/* Same tick, nothing more given up: no second retry. */
+	KUNIT_EXPECT_FALSE(test, arb_fail(&arb, 0, four, 0xf, 4, 0x7, 0, 30));
+	/* Gave up another counter: one more retry. */
+	KUNIT_EXPECT_TRUE(test, arb_fail(&arb, 0, four, 0xf, 4, 0x3, 0, 30));
+	/* Next tick: again. */
+	KUNIT_EXPECT_TRUE(test, arb_fail(&arb, 0, four, 0xf, 4, 0x3, 0, 31));
+}
+
+/*
+ * The starvation the arbitration prevents, on xsu.c and xsu_arb.c as the
+ * kernel glue drives them: HT0 runs four corrupting events on c0-c3, HT1
+ * then adds "branches". HT1's pass fails and kicks HT0; HT0 reschedules
+ * capped at 3 and tells HT1 to retry; HT1 gets the fourth counter.
+ */
+static int arb_pass(struct xsu_core *xc, struct xsu_arb *arb, int tid,
+		    struct xsu_window *w, unsigned long now, bool *kick)
+{
+	int assign[8], i, left, gpmax = 4;
+	unsigned long flags;
+	u64 dyn[8];
+
+	local_irq_save(flags);
+	xsu_begin(xc, tid);
+	xsu_arb_begin(arb, tid);
+	for (i = 0; i < w->n; i++) {
+		xsu_arb_note(arb, tid, i, w->mask[i], w->corrupting[i]);
+		dyn[i] = xsu_constrain(xc, tid, w->mask[i], w->corrupting[i]) &
+			 ~xsu_arb_avoid(arb, tid, now);
+		assign[i] = w->counter[i];
+	}
+	gpmax = xsu_arb_gpmax(arb, tid, gpmax, now);
+	left = x86_counter_match(dyn, w->n, 0, gpmax, assign);
+	for (i = 0; !left && i < w->n; i++) {
+		xsu_commit(xc, tid, assign[i], w->corrupting[i]);
+		w->counter[i] = assign[i];
+	}
+	*kick = xsu_corrupting_present(xc, tid) &&
+		xsu_arb_end(arb, tid, xsu_pass_committed(xc, tid),
+			    xsu_held(xc, tid), xsu_held(xc, tid ^ 1), now, 5);
+	xsu_end(xc, tid);
+	local_irq_restore(flags);
+	return left;
+}
+
+/* perf's round: all events out, then added back one at a time. */
+static int arb_round(struct xsu_core *xc, struct xsu_arb *arb, int tid,
+		     struct xsu_window *all, unsigned long now, bool *kick)
+{
+	struct xsu_window w = { };
+	unsigned long flags;
+	bool k;
+	int i;
+
+	local_irq_save(flags);
+	for (i = 0; i < all->n; i++) {
+		if (all->counter[i] < 0)
+			continue;
+		xsu_release(xc, tid, all->counter[i]);
+		if (all->corrupting[i])
+			xsu_account(xc, tid, -1);
+	}
+	local_irq_restore(flags);
+
+	*kick = false;
+	for (i = 0; i < all->n; i++) {
+		w.mask[w.n] = all->mask[i];
+		w.corrupting[w.n] = all->corrupting[i];
+		w.counter[w.n] = all->counter[i];
+		w.n++;
+		if (all->corrupting[i])
+			xsu_account(xc, tid, 1);
+		if (arb_pass(xc, arb, tid, &w, now, &k)) {
+			*kick |= k;
+			if (all->corrupting[i])
+				xsu_account(xc, tid, -1);
+			w.n--;
+			break;
+		}
+	}
+	for (i = 0; i < all->n; i++)
+		all->counter[i] = i < w.n ? w.counter[i] : -1;
+	return w.n;
+}
+
+static void arb_no_starvation(struct kunit *test)
+{
+	struct xsu_core *xc = xsu_new(test);
+	struct xsu_arb *arb = kunit_kzalloc(test, sizeof(*arb), GFP_KERNEL);
+	struct xsu_window ht0 = { }, ht1 = { };
+	bool kick;
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, arb);
+	xsu_arb_init(arb, 4);
+	for (i = 0; i < 4; i++)
+		xsu_add(&ht0, 0xf, true);
+	xsu_add(&ht1, 0xf, false);
+
+	KUNIT_EXPECT_EQ(test, arb_round(xc, arb, 0, &ht0, 1, &kick), 4);
+	/* branches finds every counter eXclusive: fails, kicks HT0. */
+	KUNIT_EXPECT_EQ(test, arb_round(xc, arb, 1, &ht1, 1, &kick), 0);
+	KUNIT_EXPECT_TRUE(test, kick);
+	/* HT0 reschedules within 3 and asks HT1 to retry. */
+	KUNIT_EXPECT_EQ(test, arb_round(xc, arb, 0, &ht0, 1, &kick), 3);
+	KUNIT_EXPECT_TRUE(test, kick);
+	KUNIT_EXPECT_EQ(test, arb_round(xc, arb, 1, &ht1, 1, &kick), 1);
+	KUNIT_EXPECT_EQ(test, xsu_counter_state(xc, 1, ht1.counter[0]),
+			XSU_SHARED);
+	KUNIT_EXPECT_EQ(test, xsu_counter_state(xc, 0, ht1.counter[0]),
+			XSU_UNUSED);
+}
+
+static struct kunit_case x86_intel_xsu_arb_cases[] = {
+	KUNIT_CASE(arb_budget_table),
+	KUNIT_CASE(arb_demand_and_lapse),
+	KUNIT_CASE(arb_demand_only_when_static_fits),
+	KUNIT_CASE(arb_kick_once_and_tied_counters),
+	KUNIT_CASE(arb_retry_bounded),
+	KUNIT_CASE(arb_no_starvation),
+	{}
+};
+
+static struct kunit_suite x86_intel_xsu_arb_suite = {
+	.name = "x86_intel_xsu_arb",
+	.test_cases = x86_intel_xsu_arb_cases,
+};
+
+kunit_test_suites(&x86_intel_xsu_suite, &x86_intel_xsu_arb_suite);
+
+MODULE_DESCRIPTION("KUnit tests for the Intel HT counter exclusion (XSU) and its arbitration");
 MODULE_LICENSE("GPL");
 MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
