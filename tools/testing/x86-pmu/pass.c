@@ -170,6 +170,9 @@ int pass_run(const struct pass_hooks *hooks, void *ctx, int tid,
 		}
 		if (pass_commit_hook && hooks == &pass_xsu_hooks)
 			pass_commit_hook(ctx, tid, ev);
+		else if (pass_commit_hook && hooks == &pass_xsu_arb_hooks)
+			pass_commit_hook(((struct pass_xsu_arb *)ctx)->xc, tid,
+					 ev);
 	}
 
 	if (hooks)

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Two pthreads play the sibling hyper-threads of one core and share one
- * struct xsu_core from arch/x86/events/intel/xsu.c. Each adds and removes
- * random events (4 GP + 3 fixed counters, some of them corrupting) and
- * reschedules its window through pass.c, as x86_pmu_add() and
- * x86_pmu_del() do. A third thread flips the workaround off and on with
- * the kernel's protocol (disable; each thread records its own placement;
- * enable).
+ * struct xsu_core from arch/x86/events/intel/xsu.c and one struct xsu_arb
+ * from xsu_arb.c. Each adds and removes random events (4 GP + 3 fixed
+ * counters, some of them corrupting) and reschedules its window through
+ * pass.c with the arbitration driven as the kernel glue drives it, as
+ * x86_pmu_add() and x86_pmu_del() do; a kick makes the sibling reschedule
+ * its whole list. A third thread advances the clock and flips the
+ * workaround off and on with the kernel's protocol (disable; each thread
+ * records its own placement; enable).
  *
  * Checked at every commit, with the core lock held: no counter index runs
  * a corrupting event on one thread while the sibling's same counter is in
@@ -19,6 +21,7 @@
 #include <unistd.h>
 
 #include "../../../arch/x86/events/intel/xsu.h"
+#include "../../../arch/x86/events/intel/xsu_arb.h"
 #include "oracle.h"
 #include "pass.h"
 #include "tap.h"
@@ -27,6 +30,9 @@
 #define FIXED(i)	(1ULL << (32 + (i)))
 
 static struct xsu_core xc;
+static struct xsu_arb arb;
+static unsigned long clock_ticks;	/* advanced by the switcher */
+static long kicks;
 static int iterations = 200000;
 static int stop_switching;
 static int want_track[2];	/* the switcher's IPIs to each thread: */
@@ -37,7 +43,30 @@ struct worker {
 	int tid;
 	u64 rng;
 	struct pass_events ev;
+	struct pass_xsu_arb glue;
 };
+
+/* One pass with the arbitration; a kick asks the sibling to resched. */
+static int pass(struct worker *w, struct pass_events *ev)
+{
+	int left;
+
+	w->glue.now = __atomic_load_n(&clock_ticks, __ATOMIC_RELAXED);
+	left = pass_run(&pass_xsu_arb_hooks, &w->glue, w->tid, ev, 4, NULL,
+			NULL, NULL);
+	if (w->glue.kick[w->tid ^ 1]) {
+		w->glue.kick[w->tid ^ 1] = false;
+		__atomic_fetch_add(&kicks, 1, __ATOMIC_RELAXED);
+		__atomic_store_n(&want_resched[w->tid ^ 1], 1, __ATOMIC_RELEASE);
+	}
+	return left;
+}
+
+static void account(struct worker *w, bool corrupting, int delta)
+{
+	if (corrupting)
+		xsu_account(&xc, w->tid, delta);
+}
 
 static void placement(const struct pass_events *ev, u64 *ex, u64 *sh)
 {
@@ -91,6 +120,7 @@ static void remove_event(struct worker *w, int i)
 	shim_irqs_off = true;
 	xsu_release(&xc, w->tid, w->ev.counter[i]);
 	shim_irqs_off = false;
+	account(w, w->ev.corrupting[i], -1);
 	memmove(&w->ev.mask[i], &w->ev.mask[i + 1],
 		(w->ev.n - i - 1) * sizeof(u64));
 	memmove(&w->ev.corrupting[i], &w->ev.corrupting[i + 1],
@@ -119,8 +149,11 @@ static void resched(struct worker *w)
 		next.mask[k] = all.mask[i];
 		next.corrupting[k] = all.corrupting[i];
 		next.counter[k] = all.counter[i];
-		if (!pass_schedule(&xc, w->tid, &next, 4, NULL))
+		account(w, next.corrupting[k], 1);
+		if (!pass(w, &next))
 			w->ev = next;
+		else
+			account(w, next.corrupting[k], -1);
 	}
 }
 
@@ -167,15 +200,18 @@ static void *worker_run(void *arg)
 			next.mask[i] = random_mask(&w->rng, &corr);
 			next.corrupting[i] = corr;
 			next.counter[i] = -1;
-			if (!pass_schedule(&xc, w->tid, &next, 4, NULL))
+			account(w, corr, 1);
+			if (!pass(w, &next))
 				w->ev = next;
+			else
+				account(w, corr, -1);
 		} else if (w->ev.n) {
 			remove_event(w, rng_next(&w->rng) % w->ev.n);
 		}
 
 		/* Reschedule the window as it is, then check book-keeping. */
 		if (w->ev.n)
-			pass_schedule(&xc, w->tid, &w->ev, 4, NULL);
+			pass(w, &w->ev);
 		shim_irqs_off = true;
 		xsu_begin(&xc, w->tid);
 		if (xc.thread[w->tid].pass_locked)
@@ -190,6 +226,7 @@ static void *worker_run(void *arg)
 static void *switcher_run(void *arg)
 {
 	while (!__atomic_load_n(&stop_switching, __ATOMIC_ACQUIRE)) {
+		__atomic_fetch_add(&clock_ticks, 1, __ATOMIC_RELAXED);
 		usleep(200);
 		xsu_disable(&xc);
 		usleep(200);
@@ -218,6 +255,12 @@ int main(int argc, char **argv)
 
 	pass_commit_hook = check_commit;
 	xsu_init(&xc, true);
+	xsu_arb_init(&arb, 4);
+	for (i = 0; i < 2; i++) {
+		w[i].glue.xc = &xc;
+		w[i].glue.arb = &arb;
+		w[i].glue.hold = 2;
+	}
 	xsu_thread_online(&xc, 0, true);
 	xsu_thread_online(&xc, 1, true);
 
@@ -229,12 +272,13 @@ int main(int argc, char **argv)
 	__atomic_store_n(&stop_switching, 1, __ATOMIC_RELEASE);
 	pthread_join(sw, NULL);
 
-	tap_diag("%ld passes, %ld commits with masks applied, %ld off/on switches",
-		 passes, commits, switches);
+	tap_diag("%ld passes, %ld commits with masks applied, %ld off/on switches, %ld kicks",
+		 passes, commits, switches, kicks);
 	tap_diag("conflicts %ld, book-keeping mismatches %ld", conflicts,
 		 mismatches);
-	tap_result(passes == 2L * iterations && commits > 0 && switches > 0,
-		   "stress: both siblings scheduled and the workaround switched");
+	tap_result(passes == 2L * iterations && commits > 0 && switches > 0 &&
+		   kicks > 0,
+		   "stress: both siblings scheduled, kicked each other, the workaround switched");
 	tap_result(!conflicts,
 		   "stress: no corrupting event beside a used sibling counter at any commit");
 	tap_result(!mismatches,
