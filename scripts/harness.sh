@@ -37,6 +37,9 @@ mkdir -p "$OUT/svg"
 bash "$H/sim_cli_test.sh" "$OUT/x86-pmu-sim" "$KSRC" "$OUT/svg" |
 	tee "$RESULTS/harness-sim-cli.tap"
 
+step "perf core: scheduling past a failed group (kernel/events/sched_budget.h)"
+"$OUT/sched_budget_test" | tee "$RESULTS/harness-sched-budget.tap"
+
 step "libFuzzer: $FUZZ_RUNS runs, seed 1"
 if "$OUT/match_fuzz" -runs="$FUZZ_RUNS" -seed=1 -max_len=160 \
 	> "$RESULTS/fuzz.log" 2>&1; then

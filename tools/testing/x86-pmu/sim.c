@@ -13,6 +13,8 @@
 #include <string.h>
 
 #include "../../../arch/x86/events/counter_match.h"
+#include "../../../kernel/events/sched_budget.h"
+#include "oracle.h"
 #include "sim_scenarios.h"
 
 #define MAX_POLICIES	8
@@ -50,9 +52,13 @@ static void usage(FILE *f)
 "  --order fixed|alternate|random[:SEED]\n"
 "                                which sibling acts first in a tick (fixed)\n"
 "  --continue                    keep adding events past one that does not fit\n"
+"                                (up to 2 x the counters more tries, as a PMU\n"
+"                                with PERF_PMU_CAP_SCHED_CONTINUE)\n"
 "  --svg FILE                    timeline of the first policy as SVG\n"
 "  --exhaustive N                all tuples of non-empty masks of N events on\n"
 "                                N GP counters: where one matcher places more\n"
+"  --sampled N                   N seeded lists of 8 events on 4 counters:\n"
+"                                the same comparison as --exhaustive\n"
 "  --scenario N                  regression scenario N (1-6) of the simulator\n"
 "                                issue; --matcher/--xsu override its policies\n"
 "  --fairness N                  XSU policies side by side (upstream, research,\n"
@@ -170,62 +176,119 @@ static void print_stats(const struct sim_config *cfg,
 }
 
 /*
- * --exhaustive N: one thread, N GP counters, every tuple of non-empty
- * masks; how many events each matcher places when the window grows until
- * the first failure, when it continues past failures, and in one pass
- * over the whole list.
+ * One thread, @n events with @masks on @nr GP counters: how many events a
+ * pass places growing the window until the first failure (mode 0), going
+ * on past failures within kernel/events/sched_budget.h's budget (mode 1),
+ * and in one pass over the whole list (mode 2), for greedy (m = 0) and hk.
  */
-static int exhaustive(int n)
+static void passes(const u64 *masks, int n, int nr, int placed[3][2])
+{
+	int m, mode, k;
+
+	for (m = 0; m < 2; m++) {
+		int (*match)(const u64 *, int, u64, int, int *) =
+			m ? x86_counter_match : sim_greedy_match;
+
+		for (mode = 0; mode < 2; mode++) {
+			struct perf_sched_budget b;
+			u64 win[16];
+			int w = 0;
+
+			perf_sched_budget_init(&b, mode ? 2 * nr : 0);
+			for (k = 0; k < n && perf_sched_budget_can_add(&b); k++) {
+				bool ok;
+
+				win[w] = masks[k];
+				ok = !match(win, w + 1, 0, nr, NULL);
+				perf_sched_budget_tried(&b, ok);
+				w += ok;
+			}
+			placed[mode][m] = w;
+		}
+		placed[2][m] = n - match(masks, n, 0, nr, NULL);
+	}
+}
+
+struct tally {
+	long total;
+	long more[3][2];	/* mode: hk > greedy, greedy > hk */
+	long cont_gains[2];	/* per matcher: continuing places more */
+};
+
+static void tally_add(struct tally *t, const int placed[3][2])
+{
+	int mode, m;
+
+	t->total++;
+	for (mode = 0; mode < 3; mode++) {
+		t->more[mode][0] += placed[mode][1] > placed[mode][0];
+		t->more[mode][1] += placed[mode][0] > placed[mode][1];
+	}
+	for (m = 0; m < 2; m++)
+		t->cont_gains[m] += placed[1][m] > placed[0][m];
+}
+
+static void tally_print(const struct tally *t)
 {
 	static const char *const how[3] = {
 		"grow until the first failure", "grow, continue past failures",
 		"whole list in one pass",
 	};
-	long more[3][2] = { { 0 } }, total = 1, t;
-	u64 masks[8];
-	int i, k, m, mode;
+	int mode;
 
-	for (i = 0; i < n; i++)
-		total *= (1 << n) - 1;
-
-	for (t = 0; t < total; t++) {
-		long v = t;
-		int placed[3][2];
-
-		for (i = 0; i < n; i++, v /= (1 << n) - 1)
-			masks[i] = 1 + v % ((1 << n) - 1);
-		for (m = 0; m < 2; m++) {
-			int (*match)(const u64 *, int, u64, int, int *) =
-				m ? x86_counter_match : sim_greedy_match;
-			u64 win[8];
-			int w, ok;
-
-			for (mode = 0; mode < 2; mode++) {
-				for (w = 0, k = 0; k < n; k++) {
-					win[w] = masks[k];
-					ok = !match(win, w + 1, 0, n, NULL);
-					if (ok)
-						w++;
-					else if (!mode)
-						break;
-				}
-				placed[mode][m] = w;
-			}
-			placed[2][m] = n - match(masks, n, 0, n, NULL);
-		}
-		for (mode = 0; mode < 3; mode++) {
-			more[mode][0] += placed[mode][0] > placed[mode][1];
-			more[mode][1] += placed[mode][1] > placed[mode][0];
-		}
-	}
-
-	printf("all %ld tuples of non-empty masks of %d events on %d GP counters\n",
-	       total, n, n);
 	printf("  %-32s %14s %14s\n", "events placed per pass", "hk > greedy",
 	       "greedy > hk");
 	for (mode = 0; mode < 3; mode++)
-		printf("  %-32s %14ld %14ld\n", how[mode], more[mode][1],
-		       more[mode][0]);
+		printf("  %-32s %14ld %14ld\n", how[mode], t->more[mode][0],
+		       t->more[mode][1]);
+	printf("  continuing past failures places more than stopping: greedy %ld (%.1f%%), hk %ld (%.1f%%)\n",
+	       t->cont_gains[0], 100.0 * t->cont_gains[0] / t->total,
+	       t->cont_gains[1], 100.0 * t->cont_gains[1] / t->total);
+}
+
+/* --exhaustive N: every tuple of non-empty masks of N events on N counters. */
+static int exhaustive(int n)
+{
+	struct tally t = { 0 };
+	long total = 1, i;
+	u64 masks[8];
+	int k;
+
+	for (k = 0; k < n; k++)
+		total *= (1 << n) - 1;
+	for (i = 0; i < total; i++) {
+		int placed[3][2];
+		long v = i;
+
+		for (k = 0; k < n; k++, v /= (1 << n) - 1)
+			masks[k] = 1 + v % ((1 << n) - 1);
+		passes(masks, n, n, placed);
+		tally_add(&t, placed);
+	}
+	printf("all %ld tuples of non-empty masks of %d events on %d GP counters\n",
+	       total, n, n);
+	tally_print(&t);
+	return 0;
+}
+
+/* --sampled N: N seeded lists of 8 events with random masks on 4 counters. */
+static int sampled(int runs, u64 seed)
+{
+	struct tally t = { 0 };
+	u64 masks[8], rng = seed * 0x9e3779b97f4a7c15ULL + 1;
+	int i, k;
+
+	for (i = 0; i < runs; i++) {
+		int placed[3][2];
+
+		for (k = 0; k < 8; k++)
+			masks[k] = 1 + rng_next(&rng) % 15;
+		passes(masks, 8, 4, placed);
+		tally_add(&t, placed);
+	}
+	printf("%d seeded lists of 8 events with random non-empty masks on 4 GP counters (seed %llu)\n",
+	       runs, (unsigned long long)seed);
+	tally_print(&t);
 	return 0;
 }
 
@@ -244,12 +307,13 @@ int main(int argc, char **argv)
 		{ "exhaustive", 1, NULL, 'e' }, { "help", 0, NULL, 'h' },
 		{ "scenario", 1, NULL, 'Z' }, { "fairness", 1, NULL, 'F' },
 		{ "seed", 1, NULL, 'E' }, { "random", 1, NULL, 'I' },
+		{ "sampled", 1, NULL, 'P' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *model = "hsw", *tree = NULL, *svg = NULL, *masks = NULL;
 	const char *lists[2] = { NULL, NULL }, *rates[2] = { NULL, NULL };
 	const char *matcher = NULL, *xsu = NULL;
-	int scenario = 0, fairness = 0, random_run = -1;
+	int scenario = 0, fairness = 0, random_run = -1, samples = 0;
 	u64 seed = 1;
 	struct sim_policy pol[MAX_POLICIES];
 	static struct sim_config cfg;
@@ -326,6 +390,10 @@ int main(int argc, char **argv)
 		case 'E':
 			seed = strtoull(optarg, NULL, 0);
 			break;
+		case 'P':
+			if (!parse_int(optarg, 1, 100000000, &samples))
+				return die("--sampled takes a number of lists, not '%s'", optarg);
+			break;
 		case 'I':
 			if (!parse_int(optarg, 0, 1000000, &random_run))
 				return die("--random takes a run number, not '%s'", optarg);
@@ -338,6 +406,8 @@ int main(int argc, char **argv)
 		return die("unexpected argument '%s' (see --help)", argv[optind]);
 	if (exh)
 		return exhaustive(exh);
+	if (samples)
+		return sampled(samples, seed);
 
 	if (!tree) {
 		static char def[4096];

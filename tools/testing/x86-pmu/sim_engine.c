@@ -22,6 +22,7 @@
 #include "../../../arch/x86/events/counter_match.h"
 #include "../../../arch/x86/events/intel/xsu.h"
 #include "../../../arch/x86/events/intel/xsu_arb.h"
+#include "../../../kernel/events/sched_budget.h"
 #include "oracle.h"
 #include "pass.h"
 #include "sim_engine.h"
@@ -230,6 +231,7 @@ static void thread_turn(struct sim_state *s, int tid, int t, bool resched)
 	struct sim_thread *th = &s->th[tid];
 	const struct sim_thread_cfg *cfg = th->cfg;
 	int idx[SIM_MAX_EVENTS], cur[SIM_MAX_EVENTS];
+	struct perf_sched_budget budget;
 	struct pass_events pe = { 0 };
 	bool all = true;
 	int e, k;
@@ -251,7 +253,16 @@ static void thread_turn(struct sim_state *s, int tid, int t, bool resched)
 		th->order[cfg->n - 1] = first;
 	}
 
+	/* perf's loop; --continue: a PMU with PERF_PMU_CAP_SCHED_CONTINUE */
+	perf_sched_budget_init(&budget, s->cfg->cont ?
+			       2 * (s->cfg->pmu.nr_gp + s->cfg->pmu.nr_fixed) : 0);
 	for (k = 0; k < cfg->n; k++) {
+		bool ok;
+
+		if (!perf_sched_budget_can_add(&budget)) {
+			all = false;
+			break;
+		}
 		e = th->order[k];
 		collect(s, tid, e);
 		pe.mask[pe.n] = cfg->ev[e].mask;
@@ -260,15 +271,15 @@ static void thread_turn(struct sim_state *s, int tid, int t, bool resched)
 		idx[pe.n++] = e;
 
 		s->res->passes++;
-		if (!pass_run(s->hooks, s->ctx, tid, &pe, s->cfg->pmu.nr_gp,
-			      NULL, s->match, cur))
+		ok = !pass_run(s->hooks, s->ctx, tid, &pe, s->cfg->pmu.nr_gp,
+			       NULL, s->match, cur);
+		perf_sched_budget_tried(&budget, ok);
+		if (ok)
 			continue;
 
 		put(s, tid, e, false);
 		pe.n--;
 		all = false;
-		if (!s->cfg->cont)
-			break;
 	}
 	th->rotate = !all;
 

@@ -365,6 +365,39 @@ static void test_scenario6(void)
 }
 
 /*
+ * --continue (a PMU with PERF_PMU_CAP_SCHED_CONTINUE), -C 0x1,0x1,0x2,0x4,
+ * 0x8 on 4 counters, 100 ticks: the list never fits (two events want c0),
+ * so it rotates every tick. Continuing, each pass places c1, c2, c3 and
+ * whichever of a, b comes first: a in 4 rotations of 5, b in 1 -- 80%
+ * and 20%, and a skipped event keeps running < enabled. Stopping at the
+ * first failure leaves counters idle: rotation [a b c d e] places a only.
+ */
+static void test_continue(void)
+{
+	static const double want[5] = { .8, .2, 1, 1, 1 };
+	char err[128];
+	long stop = 0, cont = 0;
+	bool ok;
+	int e;
+
+	setup("generic", true, 4, 100);
+	cfg.th[0].n = sim_masks_parse("0x1,0x1,0x2,0x4,0x8", cfg.th[0].ev,
+				      SIM_MAX_EVENTS, err, sizeof(err));
+	run(SIM_HK, SIM_XSU_OFF);
+	for (e = 0; e < 5; e++)
+		stop += res.ev[0][e].running;
+	cfg.cont = true;
+	run(SIM_HK, SIM_XSU_OFF);
+	for (e = 0; e < 5; e++)
+		cont += res.ev[0][e].running;
+	ok = fracs_are(0, want) && cont == 400 && stop < cont;
+	ok &= res.ev[0][1].running < res.ev[0][1].enabled;
+	tap_diag("event-ticks in 100 ticks: stopping %ld, continuing %ld", stop,
+		 cont);
+	tap_result(ok, "--continue: 4 events per pass, skipped events run < enabled");
+}
+
+/*
  * The XSU guarantee over random two-thread runs: with the series' XSU (and
  * without its limit) no event ever runs beside a corrupting event on the
  * sibling's same counter. The model of 6.12 is only reported: it clears
@@ -470,6 +503,7 @@ int main(int argc, char **argv)
 	test_scenario4();
 	test_scenario5();
 	test_scenario6();
+	test_continue();
 	test_random_exposure();
 	test_fairness();
 	return tap_finish();
