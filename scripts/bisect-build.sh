@@ -3,9 +3,9 @@
 #
 # Every patch of the series must build on its own. Check out each commit
 # of base..series in a worktree of its own (build/bisect) and build
-# arch/x86/events/ with the QEMU kernel's configuration, plus the
-# perf_events selftests when the commit touches them. One TAP line per
-# patch. A commit that built once is remembered by its hash (the series
+# arch/x86/events/ and kernel/events/ with W=1 and the QEMU kernel's
+# configuration, plus the perf_events selftests when the commit touches
+# them. One TAP line per patch. A commit that built once is remembered by its hash (the series
 # is applied with fixed dates, so an unchanged patch keeps its hash).
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -38,7 +38,7 @@ for c in $(git -C "$KSRC" rev-list --reverse base..series); do
 	cp "$KBUILD/.config" "$OUT/.config"
 	log=$RESULTS/bisect-$n.log
 	if make -s -C "$WT" O="$OUT" ARCH=x86_64 -j"$JOBS" olddefconfig > "$log" 2>&1 &&
-	   make -s -C "$WT" O="$OUT" ARCH=x86_64 -j"$JOBS" W=1 arch/x86/events/ >> "$log" 2>&1 &&
+	   make -s -C "$WT" O="$OUT" ARCH=x86_64 -j"$JOBS" W=1 arch/x86/events/ kernel/events/ >> "$log" 2>&1 &&
 	   { git -C "$KSRC" diff --quiet "$c~1" "$c" -- tools/testing/selftests/perf_events ||
 	     make -s -C "$WT/tools/testing/selftests/perf_events" OUTPUT="$OUT/selftests" \
 		KHDR_INCLUDES="-isystem $KBUILD/usr/include" >> "$log" 2>&1; } &&
