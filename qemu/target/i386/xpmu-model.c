@@ -1,0 +1,779 @@
+/*
+ * Emulated Intel architectural PMU (version 3) and the SandyBridge/
+ * IvyBridge/Haswell Hyper-Threading counter-corruption erratum: the model.
+ * Pure C, no QEMU dependency; see xpmu-model.h.
+ *
+ * Copyright (c) 2026 x86 PMU scheduler maintainers
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include <string.h>
+
+#include "xpmu-model.h"
+
+/*
+ * The event table: the one place that says what each event counts.
+ *
+ * Only two sources are real: retired instructions (counted per translated
+ * block by the glue) and the virtual clock (nanoseconds times the nominal
+ * clock XPMU_CYCLES_NUM/XPMU_CYCLES_DEN, i.e. 1 GHz). Everything else is
+ * a fixed fraction of the retired instructions: synthetic, deterministic,
+ * and only meant to be non-zero and proportionate. Events that cannot
+ * happen in the guest count nothing. Unit masks are ignored unless an
+ * entry names one. EDGE, INV, CMASK, ANY and PC are ignored.
+ */
+const struct xpmu_event xpmu_events[] = {
+    /* Architectural events (CPUID.0AH:EBX) */
+    { 0x3c, 0x00, false, false, XPMU_SRC_CYCLES, XPMU_CYCLES_NUM,
+      XPMU_CYCLES_DEN, "UNHALTED_CORE_CYCLES" },
+    { 0xc0, 0x00, true, false, XPMU_SRC_INSNS, 1, 1, "INST_RETIRED" },
+    { 0x3c, 0x01, false, false, XPMU_SRC_CYCLES, XPMU_CYCLES_NUM,
+      XPMU_CYCLES_DEN, "UNHALTED_REFERENCE_CYCLES" },
+    { 0x2e, 0x4f, false, false, XPMU_SRC_INSNS, 1, 50, "LLC_REFERENCES" },
+    { 0x2e, 0x41, false, false, XPMU_SRC_INSNS, 1, 500, "LLC_MISSES" },
+    { 0xc4, 0x00, true, false, XPMU_SRC_INSNS, 1, 5, "BR_INST_RETIRED" },
+    { 0xc5, 0x00, true, false, XPMU_SRC_INSNS, 1, 100, "BR_MISP_RETIRED" },
+    /* Other cycle events (e.g. 0x3c with other unit masks) */
+    { 0x3c, 0x00, true, false, XPMU_SRC_CYCLES, XPMU_CYCLES_NUM,
+      XPMU_CYCLES_DEN, "CPU_CLK_UNHALTED.*" },
+    /* The corrupting events of the erratum (BJ122, BV98, HSD29) */
+    { 0xd0, 0x00, true, true, XPMU_SRC_INSNS, 1, 3, "MEM_UOPS_RETIRED.*" },
+    { 0xd1, 0x00, true, true, XPMU_SRC_INSNS, 1, 4,
+      "MEM_LOAD_UOPS_RETIRED.*" },
+    { 0xd2, 0x00, true, true, XPMU_SRC_INSNS, 1, 64,
+      "MEM_LOAD_UOPS_LLC_HIT_RETIRED.*" },
+    { 0xd3, 0x00, true, true, XPMU_SRC_INSNS, 1, 1024,
+      "MEM_LOAD_UOPS_LLC_MISS_RETIRED.*" },
+    /* Cannot happen in the guest: count nothing */
+    { 0xcc, 0x00, true, false, XPMU_SRC_NONE, 0, 1,
+      "ROB_MISC_EVENTS.* (LBR_INSERTS)" },
+    { 0x00, 0x00, true, false, XPMU_SRC_NONE, 0, 1, "(no event)" },
+};
+const unsigned int xpmu_num_events =
+    sizeof(xpmu_events) / sizeof(xpmu_events[0]);
+
+/* Any event not in the table */
+const struct xpmu_event xpmu_event_default = {
+    0x00, 0x00, true, false, XPMU_SRC_INSNS, 1, 16, "(other events)"
+};
+
+/* The fixed counters */
+const struct xpmu_event xpmu_fixed_events[XPMU_NUM_FIXED] = {
+    { 0xc0, 0x00, false, false, XPMU_SRC_INSNS, 1, 1, "INST_RETIRED.ANY" },
+    { 0x3c, 0x00, false, false, XPMU_SRC_CYCLES, XPMU_CYCLES_NUM,
+      XPMU_CYCLES_DEN, "CPU_CLK_UNHALTED.CORE" },
+    { 0x3c, 0x01, false, false, XPMU_SRC_CYCLES, XPMU_CYCLES_NUM,
+      XPMU_CYCLES_DEN, "CPU_CLK_UNHALTED.REF" },
+};
+
+/**
+ * xpmu_event_lookup() - the table entry of an event
+ * @event: event select code
+ * @umask: unit mask
+ *
+ * Return: the first entry that matches, else &xpmu_event_default.
+ */
+const struct xpmu_event *xpmu_event_lookup(uint8_t event, uint8_t umask)
+{
+    unsigned int i;
+
+    for (i = 0; i < xpmu_num_events; i++) {
+        const struct xpmu_event *e = &xpmu_events[i];
+
+        if (e->event == event && (e->any_umask || e->umask == umask)) {
+            return e;
+        }
+    }
+    return &xpmu_event_default;
+}
+
+/**
+ * xpmu_event_is_corrupting() - does an event code trigger the erratum?
+ * @event: event select code
+ *
+ * Return: true for 0xd0-0xd3.
+ */
+bool xpmu_event_is_corrupting(uint8_t event)
+{
+    return event >= 0xd0 && event <= 0xd3;
+}
+
+/**
+ * xpmu_model_affected() - is a family 6 model affected by the erratum?
+ * @family: display family
+ * @model: display model
+ *
+ * Return: true for SandyBridge (0x2a, 0x2d), IvyBridge (0x3a, 0x3e) and
+ * Haswell (0x3c, 0x3f, 0x45, 0x46).
+ */
+bool xpmu_model_affected(unsigned int family, unsigned int model)
+{
+    if (family != 6) {
+        return false;
+    }
+    switch (model) {
+    case 0x2a: case 0x2d:
+    case 0x3a: case 0x3e:
+    case 0x3c: case 0x3f: case 0x45: case 0x46:
+        return true;
+    default:
+        return false;
+    }
+}
+
+static bool mode_counts(bool os, bool usr, int cpl)
+{
+    return cpl == 0 ? os : usr;
+}
+
+/**
+ * xpmu_gp_enabled() - is GP counter @i of thread @thr enabled?
+ * @c: the core
+ * @thr: thread index
+ * @i: GP counter index
+ *
+ * Enabled means EN in its evtsel and its bit in GLOBAL_CTRL, whatever the
+ * privilege level; this is what the erratum's leak needs on both ends.
+ *
+ * Return: true if enabled.
+ */
+bool xpmu_gp_enabled(const struct xpmu_core *c, int thr, int i)
+{
+    const struct xpmu_thread *t = &c->t[thr];
+
+    return t->present && (t->evtsel[i] & XPMU_EVTSEL_EN) &&
+           (t->global_ctrl & (UINT64_C(1) << i));
+}
+
+static bool gp_counting(const struct xpmu_core *c, int thr, int i)
+{
+    const struct xpmu_thread *t = &c->t[thr];
+
+    return xpmu_gp_enabled(c, thr, i) &&
+           mode_counts(t->evtsel[i] & XPMU_EVTSEL_OS,
+                       t->evtsel[i] & XPMU_EVTSEL_USR, t->cpl);
+}
+
+static unsigned int fixed_nibble(const struct xpmu_thread *t, int i)
+{
+    return (t->fixed_ctrl >> (4 * i)) & 0xf;
+}
+
+static bool fixed_enabled(const struct xpmu_thread *t, int i)
+{
+    return t->present && (fixed_nibble(t, i) & (XPMU_FIXED_OS |
+                                                XPMU_FIXED_USR)) &&
+           (t->global_ctrl & (UINT64_C(1) << (XPMU_GLOBAL_FIXED_SHIFT + i)));
+}
+
+static bool fixed_counting(const struct xpmu_thread *t, int i)
+{
+    unsigned int n = fixed_nibble(t, i);
+
+    return fixed_enabled(t, i) &&
+           mode_counts(n & XPMU_FIXED_OS, n & XPMU_FIXED_USR, t->cpl);
+}
+
+/*
+ * Counts of @ev for @units of its source, carrying the remainder in
+ * @ctr->frac: units = q * den + r, so units * num / den = q * num +
+ * (r * num + frac) / den, exactly and without overflow.
+ */
+static uint64_t accrue(const struct xpmu_event *ev, struct xpmu_counter *ctr,
+                       uint64_t dins, uint64_t dns)
+{
+    uint64_t units, q, r, part;
+
+    switch (ev->source) {
+    case XPMU_SRC_INSNS:
+        units = dins;
+        break;
+    case XPMU_SRC_CYCLES:
+        units = dns;
+        break;
+    default:
+        return 0;
+    }
+    q = units / ev->den;
+    r = units % ev->den;
+    part = r * ev->num + ctr->frac;
+    ctr->frac = part % ev->den;
+    return q * ev->num + part / ev->den;
+}
+
+/* Smallest number of source units after which @ev has counted @need. */
+static uint64_t units_to_reach(const struct xpmu_event *ev,
+                               const struct xpmu_counter *ctr, uint64_t need)
+{
+    uint64_t total = need * ev->den - ctr->frac;
+
+    return (total + ev->num - 1) / ev->num;
+}
+
+static void add_count(struct xpmu_thread *t, struct xpmu_counter *ctr,
+                      uint64_t n, uint64_t status_bit, bool pmi)
+{
+    uint64_t v;
+
+    if (!n) {
+        return;
+    }
+    v = ctr->value + n;
+    if (v > XPMU_CTR_MASK) {
+        t->global_status |= status_bit;
+        if (pmi) {
+            t->pmi = true;
+        }
+    }
+    ctr->value = v & XPMU_CTR_MASK;
+}
+
+/**
+ * xpmu_settle() - bring both threads' counters up to @now
+ * @c: the core
+ * @now: the instant; @now->cpl is not used here
+ *
+ * Every counter that was counting since the last settle (enabled, and the
+ * thread's privilege level selected by its USR/OS bits) accrues its
+ * event's count over the interval: instructions the thread retired, or
+ * virtual time. With the erratum on, a corrupting event on GP counter i of
+ * one thread that was enabled while GP counter i of the sibling was
+ * enabled adds the count it made to the sibling's counter, and the ledger
+ * records the leak and the exposure time. Overflows past 48 bits set the
+ * counter's GLOBAL_STATUS bit and, with the counter's interrupt bit,
+ * request a PMI.
+ */
+void xpmu_settle(struct xpmu_core *c, const struct xpmu_now *now)
+{
+    uint64_t own[XPMU_THREADS][XPMU_NUM_GP];
+    uint64_t dns = now->ns > c->last_ns ? (uint64_t)(now->ns - c->last_ns) : 0;
+    int thr, i;
+
+    memset(own, 0, sizeof(own));
+    for (thr = 0; thr < XPMU_THREADS; thr++) {
+        struct xpmu_thread *t = &c->t[thr];
+        uint64_t dins;
+
+        if (!t->present) {
+            continue;
+        }
+        dins = now->insns[thr] > t->last_insns ?
+               now->insns[thr] - t->last_insns : 0;
+        for (i = 0; i < XPMU_NUM_GP; i++) {
+            if (!gp_counting(c, thr, i)) {
+                continue;
+            }
+            own[thr][i] = accrue(t->gp_event[i], &t->gp[i], dins, dns);
+            add_count(t, &t->gp[i], own[thr][i], UINT64_C(1) << i,
+                      t->evtsel[i] & XPMU_EVTSEL_INT);
+        }
+        for (i = 0; i < XPMU_NUM_FIXED; i++) {
+            if (!fixed_counting(t, i)) {
+                continue;
+            }
+            add_count(t, &t->fixed[i],
+                      accrue(&xpmu_fixed_events[i], &t->fixed[i], dins, dns),
+                      UINT64_C(1) << (XPMU_GLOBAL_FIXED_SHIFT + i),
+                      fixed_nibble(t, i) & XPMU_FIXED_PMI);
+        }
+        if (now->insns[thr] > t->last_insns) {
+            t->last_insns = now->insns[thr];
+        }
+    }
+
+    if (c->erratum && c->t[0].present && c->t[1].present) {
+        for (thr = 0; thr < XPMU_THREADS; thr++) {
+            int sib = 1 - thr;
+            struct xpmu_thread *v = &c->t[sib];
+
+            for (i = 0; i < XPMU_NUM_GP; i++) {
+                struct xpmu_ledger *l = &c->ledger[sib][i];
+
+                if (!xpmu_gp_enabled(c, thr, i) ||
+                    !c->t[thr].gp_event[i]->corrupting ||
+                    !xpmu_gp_enabled(c, sib, i)) {
+                    continue;
+                }
+                l->exposed_ns += dns;
+                if (own[thr][i]) {
+                    add_count(v, &v->gp[i], own[thr][i], UINT64_C(1) << i,
+                              v->evtsel[i] & XPMU_EVTSEL_INT);
+                    l->leaked += own[thr][i];
+                    l->settlements++;
+                }
+            }
+        }
+    }
+    if (now->ns > c->last_ns) {
+        c->last_ns = now->ns;
+    }
+}
+
+/**
+ * xpmu_sync() - settle, then take the calling thread's privilege level
+ * @c: the core
+ * @thr: the calling thread
+ * @now: the instant and the privilege level from now on (-1: unchanged)
+ *
+ * The glue calls it on a change of privilege level (with the new level),
+ * from its timers, from the instruction-deadline helper and at exit.
+ */
+void xpmu_sync(struct xpmu_core *c, int thr, const struct xpmu_now *now)
+{
+    xpmu_settle(c, now);
+    if (now->cpl >= 0) {
+        c->t[thr].cpl = now->cpl;
+    }
+}
+
+static void thread_regs_reset(struct xpmu_thread *t)
+{
+    int i;
+
+    for (i = 0; i < XPMU_NUM_GP; i++) {
+        t->evtsel[i] = 0;
+        t->gp_event[i] = xpmu_event_lookup(0, 0);
+        t->gp[i].value = 0;
+        t->gp[i].frac = 0;
+    }
+    for (i = 0; i < XPMU_NUM_FIXED; i++) {
+        t->fixed[i].value = 0;
+        t->fixed[i].frac = 0;
+    }
+    t->fixed_ctrl = 0;
+    t->global_ctrl = XPMU_GLOBAL_CTRL_RESET;
+    t->global_status = 0;
+    t->pmi = false;
+}
+
+/**
+ * xpmu_core_init() - an empty core
+ * @c: the core
+ * @erratum: model the erratum
+ * @now_ns: virtual time now
+ */
+void xpmu_core_init(struct xpmu_core *c, bool erratum, int64_t now_ns)
+{
+    memset(c, 0, sizeof(*c));
+    c->erratum = erratum;
+    c->last_ns = now_ns;
+    thread_regs_reset(&c->t[0]);
+    thread_regs_reset(&c->t[1]);
+}
+
+/**
+ * xpmu_thread_attach() - a thread joins its core, registers at reset
+ * @c: the core
+ * @thr: thread index
+ * @insns: the thread's retired-instruction count now
+ * @cpl: its privilege level now
+ *
+ * Call before the thread runs; nothing accrues yet (every counter is
+ * disabled at reset).
+ */
+void xpmu_thread_attach(struct xpmu_core *c, int thr, uint64_t insns, int cpl)
+{
+    struct xpmu_thread *t = &c->t[thr];
+
+    thread_regs_reset(t);
+    t->present = true;
+    t->last_insns = insns;
+    t->cpl = cpl;
+}
+
+/**
+ * xpmu_thread_reset() - power-up/reset values of one thread's registers
+ * @c: the core
+ * @thr: the thread
+ * @now: the instant (settled first)
+ */
+void xpmu_thread_reset(struct xpmu_core *c, int thr,
+                       const struct xpmu_now *now)
+{
+    xpmu_sync(c, thr, now);
+    thread_regs_reset(&c->t[thr]);
+}
+
+/**
+ * xpmu_is_pmu_msr() - is @msr one of the model's MSRs?
+ * @msr: MSR index
+ *
+ * Return: true for the PMU MSRs of this model and the ledger range.
+ */
+bool xpmu_is_pmu_msr(uint32_t msr)
+{
+    return (msr >= XPMU_MSR_PMC0 && msr < XPMU_MSR_PMC0 + XPMU_NUM_GP) ||
+           (msr >= XPMU_MSR_EVNTSEL0 &&
+            msr < XPMU_MSR_EVNTSEL0 + XPMU_NUM_GP) ||
+           (msr >= XPMU_MSR_FIXED_CTR0 &&
+            msr < XPMU_MSR_FIXED_CTR0 + XPMU_NUM_FIXED) ||
+           (msr >= XPMU_MSR_FIXED_CTR_CTRL &&
+            msr <= XPMU_MSR_GLOBAL_OVF_CTRL) ||
+           (msr >= XPMU_MSR_LEDGER_BASE && msr < XPMU_MSR_LEDGER_END);
+}
+
+static int ledger_read(const struct xpmu_core *c, int thr, uint32_t off,
+                       uint64_t *val)
+{
+    uint64_t leaked, settlements, exposed;
+
+    xpmu_ledger_totals(c, &leaked, &settlements, &exposed);
+    if (off >= XPMU_LEDGER_CTR_LEAKED &&
+        off < XPMU_LEDGER_CTR_LEAKED + XPMU_NUM_GP) {
+        *val = c->ledger[thr][off - XPMU_LEDGER_CTR_LEAKED].leaked;
+    } else if (off >= XPMU_LEDGER_CTR_EXPOSED &&
+               off < XPMU_LEDGER_CTR_EXPOSED + XPMU_NUM_GP) {
+        *val = c->ledger[thr][off - XPMU_LEDGER_CTR_EXPOSED].exposed_ns;
+    } else if (off >= XPMU_LEDGER_CTR_SETTLE &&
+               off < XPMU_LEDGER_CTR_SETTLE + XPMU_NUM_GP) {
+        *val = c->ledger[thr][off - XPMU_LEDGER_CTR_SETTLE].settlements;
+    } else {
+        switch (off) {
+        case XPMU_LEDGER_LEAKED:
+            *val = leaked;
+            break;
+        case XPMU_LEDGER_EXPOSED_NS:
+            *val = exposed;
+            break;
+        case XPMU_LEDGER_SETTLEMENTS:
+            *val = settlements;
+            break;
+        case XPMU_LEDGER_ERRATUM:
+            *val = c->erratum;
+            break;
+        case XPMU_LEDGER_THREAD:
+            *val = thr;
+            break;
+        case XPMU_LEDGER_SIBLING:
+            *val = c->t[0].present && c->t[1].present;
+            break;
+        default:
+            return XPMU_FAULT;
+        }
+    }
+    return XPMU_OK;
+}
+
+/**
+ * xpmu_rdmsr() - RDMSR of a model MSR by thread @thr
+ * @c: the core
+ * @thr: the reading thread
+ * @now: the instant (settled first)
+ * @msr: MSR index
+ * @val: the value read
+ *
+ * Return: XPMU_OK, XPMU_FAULT (#GP) or XPMU_UNHANDLED (not ours; nothing
+ * settled).
+ */
+int xpmu_rdmsr(struct xpmu_core *c, int thr, const struct xpmu_now *now,
+               uint32_t msr, uint64_t *val)
+{
+    struct xpmu_thread *t = &c->t[thr];
+
+    if (!xpmu_is_pmu_msr(msr)) {
+        return XPMU_UNHANDLED;
+    }
+    xpmu_sync(c, thr, now);
+    if (msr >= XPMU_MSR_LEDGER_BASE) {
+        return ledger_read(c, thr, msr - XPMU_MSR_LEDGER_BASE, val);
+    } else if (msr >= XPMU_MSR_PMC0 && msr < XPMU_MSR_PMC0 + XPMU_NUM_GP) {
+        *val = t->gp[msr - XPMU_MSR_PMC0].value;
+    } else if (msr >= XPMU_MSR_EVNTSEL0 &&
+               msr < XPMU_MSR_EVNTSEL0 + XPMU_NUM_GP) {
+        *val = t->evtsel[msr - XPMU_MSR_EVNTSEL0];
+    } else if (msr >= XPMU_MSR_FIXED_CTR0 &&
+               msr < XPMU_MSR_FIXED_CTR0 + XPMU_NUM_FIXED) {
+        *val = t->fixed[msr - XPMU_MSR_FIXED_CTR0].value;
+    } else {
+        switch (msr) {
+        case XPMU_MSR_FIXED_CTR_CTRL:
+            *val = t->fixed_ctrl;
+            break;
+        case XPMU_MSR_GLOBAL_STATUS:
+            *val = t->global_status;
+            break;
+        case XPMU_MSR_GLOBAL_CTRL:
+            *val = t->global_ctrl;
+            break;
+        default: /* XPMU_MSR_GLOBAL_OVF_CTRL */
+            *val = 0;
+            break;
+        }
+    }
+    return XPMU_OK;
+}
+
+/**
+ * xpmu_wrmsr() - WRMSR of a model MSR by thread @thr
+ * @c: the core
+ * @thr: the writing thread
+ * @now: the instant (settled first, with the state before the write)
+ * @msr: MSR index
+ * @val: the value written
+ *
+ * Legacy counter writes (IA32_PMCx) keep bits 31:0 and sign-extend bit 31
+ * into the 48 bits; fixed counters take bits 47:0. Reserved bits of the
+ * control MSRs, writes to GLOBAL_STATUS and to the read-only ledger MSRs
+ * fault and change nothing.
+ *
+ * Return: XPMU_OK, XPMU_FAULT (#GP) or XPMU_UNHANDLED.
+ */
+int xpmu_wrmsr(struct xpmu_core *c, int thr, const struct xpmu_now *now,
+               uint32_t msr, uint64_t val)
+{
+    struct xpmu_thread *t = &c->t[thr];
+    int i;
+
+    if (!xpmu_is_pmu_msr(msr)) {
+        return XPMU_UNHANDLED;
+    }
+    /* Validate first: a faulting write changes nothing. */
+    if ((msr >= XPMU_MSR_EVNTSEL0 && msr < XPMU_MSR_EVNTSEL0 + XPMU_NUM_GP &&
+         (val & XPMU_EVTSEL_RESERVED)) ||
+        (msr == XPMU_MSR_FIXED_CTR_CTRL && (val & ~XPMU_FIXED_CTRL_VALID)) ||
+        msr == XPMU_MSR_GLOBAL_STATUS ||
+        (msr == XPMU_MSR_GLOBAL_CTRL && (val & ~XPMU_GLOBAL_CTRL_VALID)) ||
+        (msr == XPMU_MSR_GLOBAL_OVF_CTRL && (val & ~XPMU_OVF_CTRL_VALID)) ||
+        (msr >= XPMU_MSR_LEDGER_BASE &&
+         msr != XPMU_MSR_LEDGER_BASE + XPMU_LEDGER_RESET)) {
+        return XPMU_FAULT;
+    }
+    xpmu_sync(c, thr, now);
+
+    if (msr >= XPMU_MSR_LEDGER_BASE) {
+        memset(c->ledger, 0, sizeof(c->ledger));
+    } else if (msr >= XPMU_MSR_PMC0 && msr < XPMU_MSR_PMC0 + XPMU_NUM_GP) {
+        i = msr - XPMU_MSR_PMC0;
+        t->gp[i].value = (uint64_t)(int64_t)(int32_t)(uint32_t)val &
+                         XPMU_CTR_MASK;
+        t->gp[i].frac = 0;
+    } else if (msr >= XPMU_MSR_EVNTSEL0 &&
+               msr < XPMU_MSR_EVNTSEL0 + XPMU_NUM_GP) {
+        i = msr - XPMU_MSR_EVNTSEL0;
+        if ((t->evtsel[i] ^ val) & (XPMU_EVTSEL_EVENT | XPMU_EVTSEL_UMASK)) {
+            t->gp[i].frac = 0;
+        }
+        t->evtsel[i] = val;
+        t->gp_event[i] = xpmu_event_lookup(val & XPMU_EVTSEL_EVENT,
+                                           (val & XPMU_EVTSEL_UMASK) >> 8);
+    } else if (msr >= XPMU_MSR_FIXED_CTR0 &&
+               msr < XPMU_MSR_FIXED_CTR0 + XPMU_NUM_FIXED) {
+        i = msr - XPMU_MSR_FIXED_CTR0;
+        t->fixed[i].value = val & XPMU_CTR_MASK;
+        t->fixed[i].frac = 0;
+    } else {
+        switch (msr) {
+        case XPMU_MSR_FIXED_CTR_CTRL:
+            t->fixed_ctrl = val;
+            break;
+        case XPMU_MSR_GLOBAL_CTRL:
+            t->global_ctrl = val;
+            break;
+        default: /* XPMU_MSR_GLOBAL_OVF_CTRL */
+            t->global_status &= ~val;
+            break;
+        }
+    }
+    return XPMU_OK;
+}
+
+/**
+ * xpmu_rdpmc() - RDPMC by thread @thr
+ * @c: the core
+ * @thr: the reading thread
+ * @now: the instant (settled first)
+ * @ecx: counter selector: index n of a GP counter, or bit 30 plus the
+ *       index of a fixed counter; bit 31 returns the low 32 bits only
+ * @val: the counter's value
+ *
+ * The caller has checked CR4.PCE and the privilege level.
+ *
+ * Return: XPMU_OK, or XPMU_FAULT (#GP) for a bad index.
+ */
+int xpmu_rdpmc(struct xpmu_core *c, int thr, const struct xpmu_now *now,
+               uint32_t ecx, uint64_t *val)
+{
+    uint32_t idx = ecx & ~(XPMU_RDPMC_FIXED | XPMU_RDPMC_FAST);
+
+    if (ecx & XPMU_RDPMC_FIXED) {
+        if (idx >= XPMU_NUM_FIXED) {
+            return XPMU_FAULT;
+        }
+    } else if (idx >= XPMU_NUM_GP) {
+        return XPMU_FAULT;
+    }
+    xpmu_sync(c, thr, now);
+    if (ecx & XPMU_RDPMC_FIXED) {
+        *val = c->t[thr].fixed[idx].value;
+    } else {
+        *val = c->t[thr].gp[idx].value;
+    }
+    if (ecx & XPMU_RDPMC_FAST) {
+        *val &= UINT32_MAX;
+    }
+    return XPMU_OK;
+}
+
+/**
+ * xpmu_take_pmi() - fetch and clear thread @thr's PMI request
+ * @c: the core
+ * @thr: the thread
+ *
+ * Return: true if an overflow asked for a PMI since the last call.
+ */
+bool xpmu_take_pmi(struct xpmu_core *c, int thr)
+{
+    bool pmi = c->t[thr].pmi;
+
+    c->t[thr].pmi = false;
+    return pmi;
+}
+
+/**
+ * xpmu_cpl_sensitive() - do thread @thr's counts depend on its CPL?
+ * @c: the core
+ * @thr: the thread
+ *
+ * Return: true if an enabled counter counts in one of OS/USR only; the
+ * glue must then call xpmu_sync() on every change between CPL 0 and 1-3.
+ */
+bool xpmu_cpl_sensitive(const struct xpmu_core *c, int thr)
+{
+    const struct xpmu_thread *t = &c->t[thr];
+    int i;
+
+    for (i = 0; i < XPMU_NUM_GP; i++) {
+        if (xpmu_gp_enabled(c, thr, i) &&
+            !(t->evtsel[i] & XPMU_EVTSEL_OS) !=
+            !(t->evtsel[i] & XPMU_EVTSEL_USR)) {
+            return true;
+        }
+    }
+    for (i = 0; i < XPMU_NUM_FIXED; i++) {
+        unsigned int n = fixed_nibble(t, i);
+
+        if (fixed_enabled(t, i) &&
+            !(n & XPMU_FIXED_OS) != !(n & XPMU_FIXED_USR)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/*
+ * Fewest units of @source that thread @thr must make before a counter with
+ * its interrupt bit overflows: its own counting counters, and with the
+ * erratum the sibling's counters its corrupting events leak into.
+ */
+static uint64_t units_to_pmi(const struct xpmu_core *c, int thr,
+                             enum xpmu_source source)
+{
+    const struct xpmu_thread *t = &c->t[thr];
+    const struct xpmu_thread *v = &c->t[1 - thr];
+    uint64_t best = UINT64_MAX, u;
+    int i;
+
+    for (i = 0; i < XPMU_NUM_GP; i++) {
+        const struct xpmu_event *ev = t->gp_event[i];
+
+        if (!gp_counting(c, thr, i) || ev->source != source) {
+            continue;
+        }
+        if (t->evtsel[i] & XPMU_EVTSEL_INT) {
+            u = units_to_reach(ev, &t->gp[i],
+                               XPMU_CTR_MASK + 1 - t->gp[i].value);
+            best = u < best ? u : best;
+        }
+        if (c->erratum && ev->corrupting && v->present &&
+            xpmu_gp_enabled(c, 1 - thr, i) &&
+            (v->evtsel[i] & XPMU_EVTSEL_INT)) {
+            u = units_to_reach(ev, &t->gp[i],
+                               XPMU_CTR_MASK + 1 - v->gp[i].value);
+            best = u < best ? u : best;
+        }
+    }
+    for (i = 0; i < XPMU_NUM_FIXED; i++) {
+        const struct xpmu_event *ev = &xpmu_fixed_events[i];
+
+        if (!fixed_counting(t, i) || ev->source != source ||
+            !(fixed_nibble(t, i) & XPMU_FIXED_PMI)) {
+            continue;
+        }
+        u = units_to_reach(ev, &t->fixed[i],
+                           XPMU_CTR_MASK + 1 - t->fixed[i].value);
+        best = u < best ? u : best;
+    }
+    return best;
+}
+
+/**
+ * xpmu_clock_deadline() - when must the glue settle for a clock overflow?
+ * @c: the core
+ * @thr: the thread
+ *
+ * Return: the virtual time at which the first counter of @thr with its
+ * interrupt bit that counts cycles overflows if nothing changes, or
+ * XPMU_NO_NS.
+ */
+int64_t xpmu_clock_deadline(const struct xpmu_core *c, int thr)
+{
+    uint64_t u;
+
+    if (!c->t[thr].present) {
+        return XPMU_NO_NS;
+    }
+    u = units_to_pmi(c, thr, XPMU_SRC_CYCLES);
+    if (u >= (uint64_t)(XPMU_NO_NS - c->last_ns)) {
+        return XPMU_NO_NS;
+    }
+    return c->last_ns + (int64_t)u;
+}
+
+/**
+ * xpmu_insn_deadline() - when must the glue settle for an instruction
+ * overflow?
+ * @c: the core
+ * @thr: the thread
+ *
+ * Return: the retired-instruction count of @thr at which the first counter
+ * with its interrupt bit that @thr's instructions drive (its own, or the
+ * sibling's through a leak) overflows if nothing changes, or
+ * XPMU_NO_INSNS.
+ */
+uint64_t xpmu_insn_deadline(const struct xpmu_core *c, int thr)
+{
+    const struct xpmu_thread *t = &c->t[thr];
+    uint64_t u;
+
+    if (!t->present) {
+        return XPMU_NO_INSNS;
+    }
+    u = units_to_pmi(c, thr, XPMU_SRC_INSNS);
+    if (u >= XPMU_NO_INSNS - t->last_insns) {
+        return XPMU_NO_INSNS;
+    }
+    return t->last_insns + u;
+}
+
+/**
+ * xpmu_ledger_totals() - the core's ledger summed over threads and counters
+ * @c: the core
+ * @leaked: total counts leaked
+ * @settlements: settlements that leaked
+ * @exposed_ns: total exposure time
+ */
+void xpmu_ledger_totals(const struct xpmu_core *c, uint64_t *leaked,
+                        uint64_t *settlements, uint64_t *exposed_ns)
+{
+    int thr, i;
+
+    *leaked = *settlements = *exposed_ns = 0;
+    for (thr = 0; thr < XPMU_THREADS; thr++) {
+        for (i = 0; i < XPMU_NUM_GP; i++) {
+            *leaked += c->ledger[thr][i].leaked;
+            *settlements += c->ledger[thr][i].settlements;
+            *exposed_ns += c->ledger[thr][i].exposed_ns;
+        }
+    }
+}

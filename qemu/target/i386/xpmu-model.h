@@ -1,0 +1,285 @@
+/*
+ * Emulated Intel architectural PMU (version 3) and the SandyBridge/
+ * IvyBridge/Haswell Hyper-Threading counter-corruption erratum: the model.
+ *
+ * This unit is pure C (no QEMU headers): it keeps the PMU registers of the
+ * two hardware threads of one core, turns retired instructions and virtual
+ * time into counts, applies the erratum's leak between sibling counters and
+ * keeps the exposure ledger. The QEMU glue (xpmu.c) serialises every call
+ * on a core with the core's lock and passes in "now": the virtual time and
+ * each thread's retired-instruction count. The same file is compiled by
+ * the user-space unit test (tests/unit/test-xpmu-model.c in this project).
+ *
+ * Exactness: every operation first settles both threads of the core up to
+ * "now" with the state that was in force since the previous settle, and
+ * only then reads or changes anything. A counter therefore accrues exactly
+ * over the intervals in which it was enabled, and a leak only over the
+ * intervals in which both ends were enabled.
+ *
+ * Copyright (c) 2026 x86 PMU scheduler maintainers
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#ifndef XPMU_MODEL_H
+#define XPMU_MODEL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define XPMU_VERSION            3
+#define XPMU_NUM_GP             4
+#define XPMU_NUM_FIXED          3
+#define XPMU_CTR_BITS           48
+#define XPMU_CTR_MASK           ((UINT64_C(1) << XPMU_CTR_BITS) - 1)
+#define XPMU_THREADS            2
+/* Architectural events of CPUID.0AH:EBX (all available) */
+#define XPMU_NUM_ARCH_EVENTS    7
+
+/* MSR indexes */
+#define XPMU_MSR_PMC0           0xc1        /* IA32_PMC0-3, legacy writes */
+#define XPMU_MSR_EVNTSEL0       0x186       /* IA32_PERFEVTSEL0-3 */
+#define XPMU_MSR_FIXED_CTR0     0x309       /* IA32_FIXED_CTR0-2 */
+#define XPMU_MSR_FIXED_CTR_CTRL 0x38d
+#define XPMU_MSR_GLOBAL_STATUS  0x38e       /* read-only */
+#define XPMU_MSR_GLOBAL_CTRL    0x38f
+#define XPMU_MSR_GLOBAL_OVF_CTRL 0x390      /* write 1 to clear */
+
+/*
+ * Emulator-private MSRs ("XPM\0"): the exposure ledger, readable by the
+ * guest. Outside the hypervisor range 0x40000000-0x400000ff and KVM's
+ * 0x4b564dxx. Reads of the core totals and of the reading thread's
+ * per-counter figures; any write to XPMU_MSR_LEDGER_RESET clears the
+ * core's ledger. Other indexes of the range fault (#GP).
+ */
+#define XPMU_MSR_LEDGER_BASE    0x58504d00u
+#define XPMU_LEDGER_LEAKED      0x00    /* core: counts leaked, total */
+#define XPMU_LEDGER_EXPOSED_NS  0x01    /* core: exposure time, total ns */
+#define XPMU_LEDGER_SETTLEMENTS 0x02    /* core: settlements that leaked */
+#define XPMU_LEDGER_ERRATUM     0x03    /* 1: erratum model on, 0: off */
+#define XPMU_LEDGER_THREAD      0x04    /* reading thread's index (0/1) */
+#define XPMU_LEDGER_SIBLING     0x05    /* 1: the core has two threads */
+#define XPMU_LEDGER_CTR_LEAKED  0x10    /* +i: leaked into my counter i */
+#define XPMU_LEDGER_CTR_EXPOSED 0x20    /* +i: exposure ns of my counter i */
+#define XPMU_LEDGER_CTR_SETTLE  0x30    /* +i: settlements into counter i */
+#define XPMU_LEDGER_RESET       0xff    /* write: clear the core's ledger */
+#define XPMU_MSR_LEDGER_END     (XPMU_MSR_LEDGER_BASE + 0x100)
+
+/* IA32_PERFEVTSELx */
+#define XPMU_EVTSEL_EVENT       UINT64_C(0x000000ff)
+#define XPMU_EVTSEL_UMASK       UINT64_C(0x0000ff00)
+#define XPMU_EVTSEL_USR         (UINT64_C(1) << 16)
+#define XPMU_EVTSEL_OS          (UINT64_C(1) << 17)
+#define XPMU_EVTSEL_EDGE        (UINT64_C(1) << 18)   /* ignored */
+#define XPMU_EVTSEL_PC          (UINT64_C(1) << 19)   /* ignored */
+#define XPMU_EVTSEL_INT         (UINT64_C(1) << 20)
+#define XPMU_EVTSEL_ANY         (UINT64_C(1) << 21)   /* ignored */
+#define XPMU_EVTSEL_EN          (UINT64_C(1) << 22)
+#define XPMU_EVTSEL_INV         (UINT64_C(1) << 23)   /* ignored */
+#define XPMU_EVTSEL_CMASK       UINT64_C(0xff000000)  /* ignored */
+#define XPMU_EVTSEL_RESERVED    UINT64_C(0xffffffff00000000)
+
+/* IA32_FIXED_CTR_CTRL: a nibble per fixed counter */
+#define XPMU_FIXED_OS           0x1
+#define XPMU_FIXED_USR          0x2
+#define XPMU_FIXED_ANY          0x4     /* ignored */
+#define XPMU_FIXED_PMI          0x8
+#define XPMU_FIXED_CTRL_VALID   UINT64_C(0xfff)
+
+/* GLOBAL_CTRL / GLOBAL_STATUS / GLOBAL_OVF_CTRL bits */
+#define XPMU_GLOBAL_GP_MASK     UINT64_C(0xf)
+#define XPMU_GLOBAL_FIXED_SHIFT 32
+#define XPMU_GLOBAL_FIXED_MASK  (UINT64_C(0x7) << XPMU_GLOBAL_FIXED_SHIFT)
+#define XPMU_GLOBAL_CTRL_VALID  (XPMU_GLOBAL_GP_MASK | XPMU_GLOBAL_FIXED_MASK)
+#define XPMU_OVF_CTRL_VALID     (XPMU_GLOBAL_CTRL_VALID | \
+                                 (UINT64_C(3) << 62))   /* OvfBuf, CondChgd */
+/* Power-up value of GLOBAL_CTRL: every GP counter enabled (SDM, and KVM) */
+#define XPMU_GLOBAL_CTRL_RESET  XPMU_GLOBAL_GP_MASK
+
+/* RDPMC ECX */
+#define XPMU_RDPMC_FIXED        (UINT32_C(1) << 30)
+#define XPMU_RDPMC_FAST         (UINT32_C(1) << 31)  /* low 32 bits only */
+
+/* Return values of the MSR and RDPMC entry points */
+#define XPMU_UNHANDLED  0       /* not an MSR of this model */
+#define XPMU_OK         1
+#define XPMU_FAULT      (-1)    /* #GP */
+
+/* No deadline */
+#define XPMU_NO_NS      INT64_MAX
+#define XPMU_NO_INSNS   UINT64_MAX
+
+/* Nominal core clock of the cycle events: cycles = virtual ns * 1 */
+#define XPMU_CYCLES_NUM 1
+#define XPMU_CYCLES_DEN 1
+
+/**
+ * enum xpmu_source - what an event counts
+ * @XPMU_SRC_NONE: nothing (cannot happen in the guest)
+ * @XPMU_SRC_INSNS: retired instructions times num/den
+ * @XPMU_SRC_CYCLES: virtual nanoseconds times num/den (nominal clock)
+ */
+enum xpmu_source {
+    XPMU_SRC_NONE,
+    XPMU_SRC_INSNS,
+    XPMU_SRC_CYCLES,
+};
+
+/**
+ * struct xpmu_event - an entry of the event table
+ * @event: event select code (evtsel bits 7:0)
+ * @umask: unit mask (evtsel bits 15:8), if @any_umask is false
+ * @any_umask: the entry matches every unit mask
+ * @corrupting: the event triggers the HT erratum (codes 0xd0-0xd3)
+ * @source: what it counts
+ * @num: numerator of the rate
+ * @den: denominator of the rate (non-zero)
+ * @name: the event's name, for the documentation and the tests
+ */
+struct xpmu_event {
+    uint8_t event;
+    uint8_t umask;
+    bool any_umask;
+    bool corrupting;
+    enum xpmu_source source;
+    uint32_t num;
+    uint32_t den;
+    const char *name;
+};
+
+/**
+ * struct xpmu_counter - one counter's value
+ * @value: the 48-bit count
+ * @frac: remainder of the rate division (< the event's den), so that
+ *        num/den rates are exact over any split into settlements
+ */
+struct xpmu_counter {
+    uint64_t value;
+    uint64_t frac;
+};
+
+/**
+ * struct xpmu_thread - the PMU registers of one hardware thread
+ * @present: the thread exists (a vCPU is attached)
+ * @cpl: privilege level as last told (0: OS, 1-3: USR)
+ * @evtsel: IA32_PERFEVTSELx
+ * @gp_event: event table entry of each evtsel
+ * @gp: general-purpose counters
+ * @fixed_ctrl: IA32_FIXED_CTR_CTRL
+ * @fixed: fixed counters (instructions, core cycles, reference cycles)
+ * @global_ctrl: IA32_PERF_GLOBAL_CTRL
+ * @global_status: IA32_PERF_GLOBAL_STATUS (overflow bits)
+ * @last_insns: the thread's retired-instruction count at the last settle
+ * @pmi: a counter with its interrupt bit overflowed: deliver a PMI
+ */
+struct xpmu_thread {
+    bool present;
+    int cpl;
+    uint64_t evtsel[XPMU_NUM_GP];
+    const struct xpmu_event *gp_event[XPMU_NUM_GP];
+    struct xpmu_counter gp[XPMU_NUM_GP];
+    uint64_t fixed_ctrl;
+    struct xpmu_counter fixed[XPMU_NUM_FIXED];
+    uint64_t global_ctrl;
+    uint64_t global_status;
+    uint64_t last_insns;
+    bool pmi;
+};
+
+/**
+ * struct xpmu_ledger - leaks that landed in one (enabled) counter
+ * @leaked: counts added by the sibling's corrupting event
+ * @settlements: settlements that added a non-zero leak
+ * @exposed_ns: virtual time during which a corrupting event was enabled
+ *              on the sibling's counter of the same index while this
+ *              counter was enabled (whether or not anything leaked)
+ */
+struct xpmu_ledger {
+    uint64_t leaked;
+    uint64_t settlements;
+    uint64_t exposed_ns;
+};
+
+/**
+ * struct xpmu_core - the two threads of one core
+ * @erratum: the erratum model is on for this core
+ * @last_ns: virtual time of the last settle
+ * @t: the threads
+ * @ledger: leaks per victim thread and GP counter
+ */
+struct xpmu_core {
+    bool erratum;
+    int64_t last_ns;
+    struct xpmu_thread t[XPMU_THREADS];
+    struct xpmu_ledger ledger[XPMU_THREADS][XPMU_NUM_GP];
+};
+
+/**
+ * struct xpmu_now - the instant an operation happens at
+ * @ns: virtual time (QEMU_CLOCK_VIRTUAL), monotonic
+ * @insns: retired-instruction count of each thread (absent: ignored)
+ * @cpl: privilege level of the calling thread after the operation's
+ *       settle, or -1 to keep the one last told (timers, exit)
+ */
+struct xpmu_now {
+    int64_t ns;
+    uint64_t insns[XPMU_THREADS];
+    int cpl;
+};
+
+/* The event table */
+extern const struct xpmu_event xpmu_events[];
+extern const unsigned int xpmu_num_events;
+extern const struct xpmu_event xpmu_event_default;
+extern const struct xpmu_event xpmu_fixed_events[XPMU_NUM_FIXED];
+const struct xpmu_event *xpmu_event_lookup(uint8_t event, uint8_t umask);
+bool xpmu_event_is_corrupting(uint8_t event);
+
+/* Models of the erratum (family 6) */
+bool xpmu_model_affected(unsigned int family, unsigned int model);
+
+/* Set-up; no settle */
+void xpmu_core_init(struct xpmu_core *c, bool erratum, int64_t now_ns);
+void xpmu_thread_attach(struct xpmu_core *c, int thr, uint64_t insns,
+                        int cpl);
+
+/* Operations of thread @thr at @now; each settles both threads first */
+void xpmu_settle(struct xpmu_core *c, const struct xpmu_now *now);
+void xpmu_sync(struct xpmu_core *c, int thr, const struct xpmu_now *now);
+void xpmu_thread_reset(struct xpmu_core *c, int thr,
+                       const struct xpmu_now *now);
+int xpmu_rdmsr(struct xpmu_core *c, int thr, const struct xpmu_now *now,
+               uint32_t msr, uint64_t *val);
+int xpmu_wrmsr(struct xpmu_core *c, int thr, const struct xpmu_now *now,
+               uint32_t msr, uint64_t val);
+int xpmu_rdpmc(struct xpmu_core *c, int thr, const struct xpmu_now *now,
+               uint32_t ecx, uint64_t *val);
+bool xpmu_is_pmu_msr(uint32_t msr);
+
+/* Results, read after an operation (no settle) */
+bool xpmu_take_pmi(struct xpmu_core *c, int thr);
+bool xpmu_cpl_sensitive(const struct xpmu_core *c, int thr);
+int64_t xpmu_clock_deadline(const struct xpmu_core *c, int thr);
+uint64_t xpmu_insn_deadline(const struct xpmu_core *c, int thr);
+bool xpmu_gp_enabled(const struct xpmu_core *c, int thr, int i);
+void xpmu_ledger_totals(const struct xpmu_core *c, uint64_t *leaked,
+                        uint64_t *settlements, uint64_t *exposed_ns);
+
+/**
+ * xpmu_cpuid_0xa() - CPUID leaf 0AH of the emulated PMU
+ * @eax: version 3, 4 GP counters, 48 bits, EBX length 7
+ * @ebx: 0: every architectural event available
+ * @ecx: 0
+ * @edx: 3 fixed counters of 48 bits
+ */
+static inline void xpmu_cpuid_0xa(uint32_t *eax, uint32_t *ebx,
+                                  uint32_t *ecx, uint32_t *edx)
+{
+    *eax = XPMU_VERSION | (XPMU_NUM_GP << 8) | (XPMU_CTR_BITS << 16) |
+           (XPMU_NUM_ARCH_EVENTS << 24);
+    *ebx = 0;
+    *ecx = 0;
+    *edx = XPMU_NUM_FIXED | (XPMU_CTR_BITS << 5);
+}
+
+#endif /* XPMU_MODEL_H */
