@@ -3,9 +3,11 @@
 #
 # make check: every test of the project. Installs what is missing, prepares
 # the base tree, applies the series, then runs the user-space harness,
-# checkpatch on the exported series, the workbench tests, the KUnit suites
-# and the perf_events kselftests in the QEMU-booted patched kernel, and
-# builds every patch on its own. Every step writes TAP into build/results/;
+# checkpatch on the exported series, the workbench tests, the emulator's
+# tests, then boots the matrix of emulated hosts (scripts/qemu-run.sh
+# --matrix: KUnit, the perf_events kselftests, the emulator's guest test,
+# perf stat experiments; the unpatched 6.12 beside the series) and builds
+# every patch on its own. Every step writes TAP into build/results/;
 # the last line counts every test that ran.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -42,7 +44,10 @@ run docs docs bash -c "'$TOP/scripts/doc-check.sh' | tee '$RESULTS/docs.tap'; ex
 step "workbench: refusing broken series"
 run scripts scripts bash -c "'$TOP/scripts/test-scripts.sh' | tee '$RESULTS/scripts.tap'"
 
-run kunit kunit "$TOP/scripts/qemu-run.sh"
+step "the emulator's own tests (its counting model, user space)"
+run emulator emulator bash -c "'$TOP/scripts/qemu-emu-test.sh' | tee '$RESULTS/emulator.tap'; exit \${PIPESTATUS[0]}"
+
+run boots kunit "$TOP/scripts/qemu-run.sh" --matrix
 
 step "every patch builds on its own (arch/x86/events with W=1, selftests)"
 run bisect bisect bash -c "'$TOP/scripts/bisect-build.sh' | tee '$RESULTS/bisect.tap'; exit \${PIPESTATUS[0]}"

@@ -12,7 +12,8 @@ PACKAGES=(
 	python3 perl git xz-utils
 	python3-ply python3-git	# checkpatch.pl runs spdxcheck.py
 	python3-docutils	# checks the new Documentation/ pages
-	qemu-system-x86		# boots the patched kernel
+	qemu-system-x86		# firmware for our QEMU build (scripts/qemu-build.sh)
+	busybox-static		# a shell in the test initramfs
 	clang			# libFuzzer for the harness fuzz target
 	valgrind		# helgrind/callgrind in the harness
 	librsvg2-bin		# rsvg-convert: checks that the simulator's SVG renders

@@ -9,6 +9,7 @@
  */
 #define _GNU_SOURCE
 
+#include <cpuid.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/perf_event.h>
@@ -57,12 +58,30 @@ static bool read_file(const char *path, char *buf, size_t len)
 }
 
 /*
+ * Threads per core as the CPU reports them (CPUID leaf 0xb, SMT level),
+ * which is what the kernel decided the workaround by at boot: switching
+ * SMT off at run time (/sys/devices/system/cpu/smt/control) or booting with
+ * "nosmt" does not change it, and neither keeps the sibling from existing.
+ */
+static unsigned int threads_per_core(void)
+{
+	unsigned int eax, ebx, ecx, edx;
+
+	if (__get_cpuid_max(0, NULL) < 0xb)
+		return 1;
+	__cpuid_count(0xb, 0, eax, ebx, ecx, edx);
+	if (((ecx >> 8) & 0xff) != 1)	/* level type 1: SMT */
+		return 1;
+	return ebx & 0xffff;
+}
+
+/*
  * Whether the erratum can occur on this machine; if not, why not (for the
  * skip messages).
  */
 static bool erratum_possible(char *why, size_t len)
 {
-	char line[256], vendor[64] = "", smt[8] = "";
+	char line[256], vendor[64] = "";
 	int family = -1, model = -1;
 	bool affected = false;
 	unsigned int i;
@@ -97,9 +116,9 @@ static bool erratum_possible(char *why, size_t len)
 			 vendor[0] ? vendor : "?", family, model);
 		return false;
 	}
-	if (!read_file("/sys/devices/system/cpu/smt/active", smt, sizeof(smt)) ||
-	    smt[0] != '1') {
-		snprintf(why, len, "erratum cannot occur: Hyper-Threading is off");
+	if (threads_per_core() < 2) {
+		snprintf(why, len,
+			 "erratum cannot occur: one thread per core at boot (Hyper-Threading off)");
 		return false;
 	}
 	snprintf(why, len, "affected CPU model %#x with Hyper-Threading on",
@@ -350,17 +369,23 @@ TEST(two_siblings_corruption)
 
 	ASSERT_EQ(0, knob_write("1", 1));
 	lbr_on = experiment(a, b, &loads);
-	if (lbr_on < 0)
+	if (lbr_on < 0) {
+		knob_write(before ? "1" : "0", 1);
 		SKIP(return, "cannot open raw events 0x81d0/0x20cc");
+	}
 	TH_LOG("workaround on:  CPU %d loads %lld, CPU %d LBR inserts %lld",
 	       a, (long long)loads, b, (long long)lbr_on);
-	EXPECT_LT(lbr_on, loads / 1000 + 10000);
+	EXPECT_GT(loads, 0);
+	/* Nothing uses the LBR: only a leak could count here. */
+	EXPECT_EQ(0, lbr_on);
 
 	ASSERT_EQ(0, knob_write("0", 1));
 	lbr_off = experiment(a, b, &loads);
-	TH_LOG("workaround off: CPU %d loads %lld, CPU %d LBR inserts %lld (over-count x%.0f)",
-	       a, (long long)loads, b, (long long)lbr_off,
-	       lbr_on > 0 ? (double)lbr_off / lbr_on : (double)lbr_off);
+	TH_LOG("workaround off: CPU %d loads %lld, CPU %d LBR inserts %lld",
+	       a, (long long)loads, b, (long long)lbr_off);
+	/* Both counters on the same index: the erratum leaks the loads. */
+	EXPECT_GT(lbr_off, 0);
+	EXPECT_LE(lbr_off, loads);
 
 	knob_write(before ? "1" : "0", 1);
 }

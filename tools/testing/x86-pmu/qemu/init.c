@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * /init of the initramfs that scripts/qemu-run.sh boots the patched kernel
- * with. The KUnit suites have run by the time it starts; it mounts the
- * pseudo file systems, runs every test program under /tests/<dir>/ in name
- * order the way the kselftest runner does (one TAP line per program, its
- * output as "# " lines, exit 4 = skip, a timeout from <dir>/settings),
- * prints marker lines around that, and reboots: QEMU runs with -no-reboot,
- * so that ends it (there is no ACPI to power off with).
+ * /init of the initramfs that scripts/boot.sh boots a kernel with, on one
+ * host of the boot matrix. The KUnit suites (when enabled) have run by the
+ * time it starts. It mounts the pseudo file systems, then runs the test
+ * directories named by "x86pmu.run=dir1,dir2" on the kernel command line
+ * (every directory under /tests when absent), in that order: every
+ * executable of a directory in name order, the way the kselftest runner
+ * does (one TAP line per program, its output as "# " lines, exit 4 = skip,
+ * a timeout from <dir>/settings). The kernel log is then printed whole
+ * between marker lines, so that the host sees every warning whatever the
+ * console level, and /init reboots: QEMU runs with -no-reboot, so that
+ * ends it (there is no ACPI to power off with).
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -21,7 +25,8 @@
 #include <unistd.h>
 
 #define KSFT_SKIP	4
-#define MAX_TESTS	64
+#define MAX_TESTS	128
+#define MAX_DIRS	16
 
 static int cmp(const void *a, const void *b)
 {
@@ -78,48 +83,111 @@ static int run(const char *dir, const char *name, int timeout)
 	return status;
 }
 
+/*
+ * The directories to run: from "x86pmu.run=a,b" on the kernel command line,
+ * else every directory under @root in name order. Returns their number.
+ */
+static int test_dirs(const char *root, char **dirs)
+{
+	char cmdline[4096], *p, *tok, *save;
+	struct dirent *de;
+	int n = 0;
+	FILE *f;
+	DIR *d;
+
+	f = fopen("/proc/cmdline", "r");
+	if (f && fgets(cmdline, sizeof(cmdline), f)) {
+		for (tok = strtok_r(cmdline, " \n", &save); tok;
+		     tok = strtok_r(NULL, " \n", &save)) {
+			if (strncmp(tok, "x86pmu.run=", 11))
+				continue;
+			for (p = strtok(tok + 11, ","); p && n < MAX_DIRS;
+			     p = strtok(NULL, ","))
+				dirs[n++] = strdup(p);
+		}
+	}
+	if (f)
+		fclose(f);
+	if (n)
+		return n;
+
+	d = opendir(root);
+	while (d && (de = readdir(d)) && n < MAX_DIRS)
+		if (de->d_name[0] != '.')
+			dirs[n++] = strdup(de->d_name);
+	if (d)
+		closedir(d);
+	qsort(dirs, n, sizeof(dirs[0]), cmp);
+	return n;
+}
+
+/* Append "<dir>/<program>" for every executable file of @dir. */
+static int collect(const char *root, const char *dir, char **names, int n)
+{
+	char dirpath[512], path[1024];
+	struct dirent *te;
+	int first = n;
+	struct stat st;
+	DIR *td;
+
+	snprintf(dirpath, sizeof(dirpath), "%s/%s", root, dir);
+	td = opendir(dirpath);
+	while (td && (te = readdir(td)) && n < MAX_TESTS) {
+		snprintf(path, sizeof(path), "%s/%s", dirpath, te->d_name);
+		if (te->d_name[0] == '.' || stat(path, &st) ||
+		    !S_ISREG(st.st_mode) || !(st.st_mode & 0111))
+			continue;
+		if (asprintf(&names[n], "%s/%s", dir, te->d_name) > 0)
+			n++;
+	}
+	if (td)
+		closedir(td);
+	qsort(names + first, n - first, sizeof(names[0]), cmp);
+	return n;
+}
+
+/* The whole kernel log, between markers, for the host to check. */
+static void dump_kernel_log(void)
+{
+	int len = klogctl(10 /* SYSLOG_ACTION_SIZE_BUFFER */, NULL, 0);
+	char *buf = len > 0 ? malloc(len + 1) : NULL;
+
+	printf("x86-pmu-dmesg: begin\n");
+	if (buf) {
+		len = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, buf, len);
+		if (len > 0) {
+			buf[len] = '\0';
+			fputs(buf, stdout);
+			if (buf[len - 1] != '\n')
+				putchar('\n');
+		}
+	}
+	printf("x86-pmu-dmesg: end\n");
+	free(buf);
+}
+
 int main(void)
 {
 	static const char *const root = "/tests";
-	char *names[MAX_TESTS], dirpath[512];
-	int n = 0, i, num = 0;
-	struct dirent *de, *te;
-	DIR *d, *td;
+	char *dirs[MAX_DIRS], *names[MAX_TESTS], dirpath[512];
+	int ndirs, n = 0, i, num = 0;
 
 	mount("proc", "/proc", "proc", 0, NULL);
 	mount("sysfs", "/sys", "sysfs", 0, NULL);
 	mount("devtmpfs", "/dev", "devtmpfs", 0, NULL);
 	mount("tmpfs", "/tmp", "tmpfs", 0, NULL);
+	mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL);
+	setenv("PATH", "/bin:/usr/bin", 1);
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	/* Keep kernel messages out of the TAP stream: errors only. */
+	/*
+	 * Keep kernel messages out of the TAP stream: errors only. Warnings
+	 * are not lost: the whole log is printed at the end.
+	 */
 	klogctl(8 /* SYSLOG_ACTION_CONSOLE_LEVEL */, NULL, 4);
 
-	/* Collect "<dir>/<program>" for every executable file. */
-	d = opendir(root);
-	while (d && (de = readdir(d))) {
-		if (de->d_name[0] == '.')
-			continue;
-		snprintf(dirpath, sizeof(dirpath), "%s/%s", root, de->d_name);
-		td = opendir(dirpath);
-		while (td && (te = readdir(td)) && n < MAX_TESTS) {
-			char path[512];
-			struct stat st;
-
-			snprintf(path, sizeof(path), "%s/%s", dirpath,
-				 te->d_name);
-			if (te->d_name[0] == '.' || stat(path, &st) ||
-			    !S_ISREG(st.st_mode) || !(st.st_mode & 0111))
-				continue;
-			if (asprintf(&names[n], "%s/%s", de->d_name,
-				     te->d_name) > 0)
-				n++;
-		}
-		if (td)
-			closedir(td);
-	}
-	if (d)
-		closedir(d);
-	qsort(names, n, sizeof(names[0]), cmp);
+	ndirs = test_dirs(root, dirs);
+	for (i = 0; i < ndirs; i++)
+		n = collect(root, dirs[i], names, n);
 
 	printf("\nx86-pmu-selftests: begin\n");
 	printf("TAP version 13\n1..%d\n", n);
@@ -144,6 +212,7 @@ int main(void)
 			       WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 	}
 	printf("x86-pmu-selftests: end\n");
+	dump_kernel_log();
 	fflush(stdout);
 	sync();
 	reboot(RB_AUTOBOOT);

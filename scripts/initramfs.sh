@@ -1,0 +1,80 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Build the initramfs every boot of the matrix uses (build/initramfs.cpio):
+#
+#   /init                  tools/testing/x86-pmu/qemu/init.c (static)
+#   /bin/busybox, applets  Debian's busybox-static: a shell for the scripts
+#   /usr/bin/perf          perf from the tree's tools/perf, static, with the
+#                          JSON event tables (scripts/build-perf.sh)
+#   /tests/perf_events/    the perf_events kselftests of the patched tree
+#   /tests/emulator/       the emulator's own guest test
+#   /tests/host/           the experiments on the emulated host (perf stat);
+#                          their helper programs as /usr/bin/x86pmu-*
+#
+# Which directories a boot runs is on its kernel command line
+# (x86pmu.run=...), see init.c.
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+
+ST=$BUILD/selftests
+ROOT=$ST/root
+INITRAMFS=$BUILD/initramfs.cpio
+QDIR=$TOP/tools/testing/x86-pmu/qemu
+mkdir -p "$RESULTS"
+
+fail() {
+	echo "error: $*" >&2
+	exit 1
+}
+
+step "building the perf_events kselftests (static) and the initramfs"
+mkdir -p "$ST/perf_events"
+make -s -C "$KSRC" O="$KBUILD" ARCH=x86_64 headers > "$RESULTS/selftests-build.log" 2>&1 &&
+make -s -C "$KSRC/tools/testing/selftests/perf_events" OUTPUT="$ST/perf_events" \
+	CC="gcc -static" KHDR_INCLUDES="-isystem $KBUILD/usr/include" \
+	>> "$RESULTS/selftests-build.log" 2>&1 ||
+	{ tail -30 "$RESULTS/selftests-build.log"; fail "the kselftests do not build"; }
+cp "$KSRC/tools/testing/selftests/perf_events/settings" "$ST/perf_events/" 2>/dev/null
+
+rm -rf "$ROOT"
+mkdir -p "$ROOT"/{proc,sys,dev,tmp,bin,usr/bin,tests}
+cp -r "$ST/perf_events" "$ROOT/tests/"
+gcc -static -O2 -Wall -o "$ROOT/init" "$QDIR/init.c" ||
+	fail "the initramfs /init does not build"
+
+# A shell and the usual commands for the experiment scripts.
+BUSYBOX=/bin/busybox
+[ -x "$BUSYBOX" ] || fail "$BUSYBOX is missing: scripts/setup.sh installs busybox-static"
+cp "$BUSYBOX" "$ROOT/bin/busybox"
+for applet in $("$BUSYBOX" --list); do
+	[ -e "$ROOT/bin/$applet" ] || ln -s busybox "$ROOT/bin/$applet"
+done
+
+if [ -x "$BUILD/perf/perf" ]; then
+	cp "$BUILD/perf/perf" "$ROOT/usr/bin/perf"
+fi
+
+if [ -f "$QDIR/emulator_test.c" ]; then
+	mkdir -p "$ROOT/tests/emulator"
+	gcc -static -O2 -Wall -o "$ROOT/tests/emulator/emulator_test" \
+		"$QDIR/emulator_test.c" -lpthread ||
+		fail "the emulator's guest test does not build"
+	echo "timeout=300" > "$ROOT/tests/emulator/settings"
+fi
+
+if [ -d "$QDIR/host" ]; then
+	mkdir -p "$ROOT/tests/host"
+	for f in "$QDIR"/host/*; do
+		case $f in
+		# Programs the scripts use, not tests themselves.
+		*.c)	gcc -static -O2 -Wall -o "$ROOT/usr/bin/x86pmu-$(basename "${f%.c}")" \
+				"$f" -lpthread || fail "$f does not build" ;;
+		*)	cp "$f" "$ROOT/tests/host/" ;;
+		esac
+	done
+fi
+
+(cd "$ROOT" && find . | cpio -o -H newc --quiet > "$INITRAMFS") ||
+	fail "cannot write the initramfs"
+echo "initramfs: ${INITRAMFS#"$TOP"/} ($(du -h "$INITRAMFS" | cut -f1))"

@@ -1,0 +1,75 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# The thesis' first experiment (chapter 7), with perf stat as a user runs
+# it: both threads of a core run a load loop; MEM_UOPS_RETIRED.ALL_LOADS
+# (r81d0:u, a corrupting event) is counted on one thread and
+# ROB_MISC_EVENTS.LBR_INSERTS (r20cc:u, which cannot occur here: nothing
+# uses the LBR) on its sibling, with ht_bug_workaround at 0, then at 1.
+# The victim must read 0 with the workaround on and be over-counted with
+# it off. Where the knob is absent (6.12, whose workaround cannot be
+# switched off) the experiment runs once, as the kernel has it.
+
+KNOB=/sys/bus/event_source/devices/cpu/ht_bug_workaround
+SECONDS_EACH=2
+
+set -- $(tr ',-' '  ' < /sys/devices/system/cpu/cpu0/topology/thread_siblings_list)
+a=$1
+b=${2:-}
+if [ -z "$b" ]; then
+	echo "SKIP: CPU 0 has no sibling thread"
+	exit 4
+fi
+
+x86pmu-load "$a" &
+la=$!
+x86pmu-load "$b" &
+lb=$!
+trap 'kill $la $lb 2>/dev/null' EXIT
+
+# count FILE EVENT: the count perf stat printed for EVENT, or -1.
+count() {
+	awk -v ev="$2" '$2 == ev { print ($1 ~ /^[0-9]+$/) ? $1 : -1; found = 1 }
+		END { if (!found) print -1 }' "$1"
+}
+
+# experiment LABEL: perf stat on both threads at once; prints both outputs
+# and sets $victim.
+experiment() {
+	perf stat --no-big-num -C "$a" -e r81d0:u -o /tmp/a.txt -- sleep $SECONDS_EACH &
+	pa=$!
+	perf stat --no-big-num -C "$b" -e r20cc:u -o /tmp/b.txt -- sleep $SECONDS_EACH
+	wait $pa
+	echo "== $1: perf stat -C $a -e r81d0:u and, at the same time, perf stat -C $b -e r20cc:u"
+	grep -v '^$' /tmp/a.txt
+	grep -v '^$' /tmp/b.txt
+	victim=$(count /tmp/b.txt r20cc:u)
+	loads=$(count /tmp/a.txt r81d0:u)
+}
+
+status=0
+if [ ! -e "$KNOB" ]; then
+	experiment "no $KNOB (workaround as the kernel has it)"
+	echo "victim r20cc:u on CPU $b: $victim (loads on CPU $a: $loads)"
+	exit 0
+fi
+
+orig=$(cat "$KNOB")
+echo 0 > "$KNOB"
+experiment "ht_bug_workaround=0"
+off=$victim
+echo 1 > "$KNOB"
+experiment "ht_bug_workaround=1"
+on=$victim
+echo "$orig" > "$KNOB"
+
+echo "victim r20cc:u on CPU $b: $off with the workaround off, $on with it on"
+if [ "$off" -le 0 ]; then
+	echo "FAIL: no over-count with the workaround off"
+	status=1
+fi
+if [ "$on" -ne 0 ]; then
+	echo "FAIL: the victim counted $on with the workaround on"
+	status=1
+fi
+exit $status
