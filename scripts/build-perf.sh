@@ -1,0 +1,115 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Build a static perf from the series tree's tools/perf for the test
+# initramfs (QEMU, x86_64, no shared libraries there): build/perf/perf.
+# perf's JSON event tables are compiled in (jevents.py, all x86 models), so
+# `perf stat -e MEM_UOPS_RETIRED.ALL_LOADS`, `-M TopdownL1` and `--topdown`
+# work as on a distribution's perf; raw events, groups, -a/-C and -x, are
+# perf stat's own and need no library.
+#
+# Outputs go to build/perf (O=), never into build/linux. A second run with
+# the same tree commit, the same tools/ contents and the same script is
+# skipped by a stamp; otherwise perf's make rebuilds what changed.
+# The full build log: build/perf/build.log.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+OUT=$BUILD/perf
+LOG=$OUT/build.log
+STAMP=$OUT/.stamp
+PERF=$OUT/perf
+JOBS=${PERF_JOBS:-2}	# 2 cores, and other builds may be running
+
+# Debian's python3 (jevents.py) first: a pyenv shim must not shadow it.
+export PATH=/usr/bin:/bin:$PATH
+
+[ -d "$KSRC/tools/perf" ] ||
+	die "no kernel tree in ${KSRC#"$TOP"/}: run scripts/prepare-tree.sh and scripts/apply-series.sh first (or make series)"
+
+# What the static build needs: the compiler and libc.a (build-essential),
+# flex/bison for perf's parsers, python3 for jevents, libelf.a and libz.a.
+PACKAGES=(build-essential flex bison python3 libelf-dev zlib1g-dev file)
+missing=()
+for p in "${PACKAGES[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
+		missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+	SUDO=
+	[ "$(id -u)" -eq 0 ] || SUDO=sudo
+	step "installing ${missing[*]}"
+	export DEBIAN_FRONTEND=noninteractive
+	$SUDO apt-get update -qq
+	$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+for a in libc.a libelf.a libz.a; do
+	f=$(gcc -print-file-name="$a")
+	[ "$f" != "$a" ] && [ -f "$f" ] ||
+		die "static library $a not found (packages: ${PACKAGES[*]})"
+done
+
+# Features off, and why (see tools/perf/Makefile.perf for each switch):
+#  no static archive in Debian 12, or not installed and not needed by
+#  perf stat: libtraceevent, libdw (DWARF, dwarf unwind), libunwind, libbpf
+#  and the BPF skeletons (also need clang/bpftool), capstone, libnuma,
+#  libbabeltrace, libcap, libcrypto, slang/GTK (TUI/GUI), python/perl
+#  (perf script bindings), libpfm4, libllvm, debuginfod, zstd, lzma,
+#  systemtap SDT headers; the java agent (a shared library), the 32-bit/x32
+#  vdso readers (need multilib gcc), C++ demangling (pulls static libstdc++
+#  in; perf stat never demangles) and shellcheck of the test scripts.
+# Kept: libelf + zlib (symbol resolution for perf record/report), jevents,
+# AIO, auxtrace, the syscall tables.
+MAKEVARS=(
+	LDFLAGS=-static
+	PYTHON=/usr/bin/python3
+	NO_LIBTRACEEVENT=1 NO_LIBPYTHON=1 NO_LIBPERL=1 NO_GTK2=1 NO_SLANG=1
+	NO_LIBUNWIND=1 NO_LIBDW_DWARF_UNWIND=1 NO_DWARF=1 NO_LIBDW=1
+	NO_LIBBPF=1 NO_BPF_SKEL=1 BUILD_BPF_SKEL=0
+	NO_JVMTI=1 NO_LIBCRYPTO=1 NO_LIBNUMA=1 NO_LIBBABELTRACE=1 NO_LIBCAP=1
+	NO_CAPSTONE=1 NO_LIBPFM4=1 NO_LIBLLVM=1 NO_LIBDEBUGINFOD=1
+	NO_LIBZSTD=1 NO_LZMA=1 NO_SDT=1 NO_DEMANGLE=1
+	NO_PERF_READ_VDSO32=1 NO_PERF_READ_VDSOX32=1
+	NO_SHELLCHECK=1
+	WERROR=0
+)
+
+# The stamp: tree commit, local changes under tools/ (if any), this script.
+key=$({
+	git -C "$KSRC" rev-parse HEAD
+	git -C "$KSRC" status --porcelain -- tools
+	git -C "$KSRC" diff HEAD -- tools
+	cat "$0"
+} | sha256sum | cut -d' ' -f1)
+
+report() {
+	step "perf: ${PERF#"$TOP"/} ($(stat -c %s "$PERF") bytes)"
+	file -b "$PERF" | sed 's/^/    /'
+}
+
+if [ -x "$PERF" ] && [ "$(cat "$STAMP" 2>/dev/null)" = "$key" ]; then
+	step "static perf is up to date (tree $(git -C "$KSRC" rev-parse --short HEAD))"
+	report
+	exit 0
+fi
+
+mkdir -p "$OUT"
+rm -f "$STAMP"
+step "building a static perf from ${KSRC#"$TOP"/}/tools/perf ($(git -C "$KSRC" rev-parse --short HEAD)), -j$JOBS; log: ${LOG#"$TOP"/}"
+start=$SECONDS
+if ! make -C "$KSRC/tools/perf" O="$OUT" JOBS="$JOBS" "${MAKEVARS[@]}" "$PERF" > "$LOG" 2>&1; then
+	tail -n 40 "$LOG" >&2
+	die "static perf build failed after $((SECONDS - start)) s: full log in ${LOG#"$TOP"/}"
+fi
+[ -x "$PERF" ] || die "perf's make succeeded but ${PERF#"$TOP"/} is missing (log: ${LOG#"$TOP"/})"
+what=$(file -b "$PERF")
+[[ $what == *"statically linked"* ]] ||
+	die "${PERF#"$TOP"/} is not statically linked: $what"
+# jevents stores event names in lower case; TopdownL1 is a metric group.
+for s in mem_uops_retired.all_loads TopdownL1; do
+	grep -aqF "$s" "$PERF" ||
+		die "${PERF#"$TOP"/} lacks the JSON event tables (no '$s'; did jevents run? see ${LOG#"$TOP"/})"
+done
+step "built in $((SECONDS - start)) s"
+echo "$key" > "$STAMP"
+report
