@@ -1,0 +1,155 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Guest-side tests of the emulated affected host: boots a kernel on
+# build/qemu/qemu-system-x86_64 (scripts/qemu-build.sh) with
+# tools/testing/x86-pmu/qemu/emulator_test as /init, once per host below,
+# and prints TAP: the guest's own TAP lines prefixed with the host's name,
+# then the host-side checks of each boot (the kernel's PMU banner, the
+# ledger file written at exit, no warning, the guest test finished).
+#
+#   haswell         -cpu Haswell,pmu=on (erratum on: auto), 1 core x 2 threads
+#   haswell-off     the same with ht-erratum=off
+#   haswell-single  the same as haswell with -accel tcg,thread=single
+#   sandybridge     -cpu SandyBridge,pmu=on
+#   ivybridge       -cpu IvyBridge,pmu=on
+#   skylake         -cpu Skylake-Client,pmu=on (unaffected: erratum off)
+#   nopmu           -cpu Haswell (no pmu=on: no PMU, as before)
+#   watchdog        Haswell with the NMI watchdog on, WATCHDOG_SECS of load
+#
+# Environment: KERNEL (a bzImage with CONFIG_X86_MSR=y, CONFIG_PERF_EVENTS,
+# the hardlockup detector; default build/emu-kernel), RUNS (names above),
+# WATCHDOG_SECS (70), TIMEOUT per boot (600 s). Consoles, TAP and ledgers
+# go to build/qemu-emu-guest/.
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+
+QEMU=${QEMU:-$BUILD/qemu/qemu-system-x86_64}
+KERNEL=${KERNEL:-$BUILD/emu-kernel/arch/x86/boot/bzImage}
+RUNS=${RUNS:-haswell haswell-off haswell-single sandybridge ivybridge skylake nopmu watchdog}
+WATCHDOG_SECS=${WATCHDOG_SECS:-70}
+TIMEOUT=${TIMEOUT:-600}
+OUT=$BUILD/qemu-emu-guest
+
+[ -x "$QEMU" ] || die "no emulator at $QEMU: run scripts/qemu-build.sh"
+[ -f "$KERNEL" ] || die "no kernel at $KERNEL (set KERNEL=path/to/bzImage)"
+mkdir -p "$OUT/root"
+gcc -static -O2 -Wall -o "$OUT/root/init" \
+	"$TOP/tools/testing/x86-pmu/qemu/emulator_test.c" ||
+	die "emulator_test does not build"
+(cd "$OUT/root" && echo init | cpio -o -H newc --quiet > "$OUT/initramfs.cpio") ||
+	die "cannot write $OUT/initramfs.cpio"
+
+n=0
+failed=0
+ok() {	# ok COND DESCRIPTION
+	n=$((n + 1))
+	if [ "$1" = 1 ]; then
+		echo "ok $n - $2"
+	else
+		echo "not ok $n - $2"
+		failed=$((failed + 1))
+	fi
+}
+
+# boot NAME CPU ACCEL CMDLINE-EXTRA INIT-ARGS
+boot() {
+	local name=$1 cpu=$2 accel=$3 extra=$4 args=$5
+	local con=$OUT/$name.console ledger=$OUT/$name.ledger
+
+	rm -f "$con" "$ledger"
+	XPMU_LEDGER=$ledger timeout "$TIMEOUT" "$QEMU" \
+		-L /usr/share/qemu -L /usr/share/seabios -bios qboot.rom \
+		-nodefaults -m 1024 -smp 2,sockets=1,cores=1,threads=2 \
+		-cpu "$cpu" -accel "$accel" \
+		-kernel "$KERNEL" -initrd "$OUT/initramfs.cpio" \
+		-append "console=ttyS0 rdinit=/init panic=-1 msr.allow_writes=on $extra -- $args" \
+		-no-reboot -nographic -serial stdio < /dev/null > "$con" 2>&1
+	echo $? > "$OUT/$name.status"
+}
+
+# The guest's TAP, renumbered, prefixed with the host's name
+guest_tap() {
+	local name=$1 line
+	while IFS= read -r line; do
+		line=${line%$'\r'}
+		case $line in
+		'ok '[0-9]*' - '*)
+			n=$((n + 1)); echo "ok $n - $name: ${line#ok * - }" ;;
+		'not ok '[0-9]*' - '*)
+			n=$((n + 1)); failed=$((failed + 1))
+			echo "not ok $n - $name: ${line#not ok * - }" ;;
+		'# '*) echo "$line" ;;
+		esac
+	done < <(sed -n '/^TAP version/,/^# emulator_test:/p' "$OUT/$name.console")
+}
+
+# check NAME BANNER ERRATUM(on/off/none) LEAK(yes/no/any)
+check() {
+	local name=$1 banner=$2 erratum=$3 leak=$4 con=$OUT/$name.console
+	local ledger=$OUT/$name.ledger summary
+
+	ok "$([ "$(cat "$OUT/$name.status")" = 0 ] && echo 1)" \
+		"$name: QEMU exited by itself (status $(cat "$OUT/$name.status"); 124 = timeout)"
+	ok "$(grep -q '^# emulator_test: .* 0 failed' "$con" && echo 1)" \
+		"$name: the guest test ran to the end, nothing failed"
+	ok "$(grep -q "$banner" "$con" && echo 1)" \
+		"$name: kernel banner: $(grep -m1 -o 'Performance Events: .*' "$con" | tr -d '\r')"
+	if [ "$erratum" != none ]; then
+		ok "$(grep -q '\.\.\. generic registers:      4' "$con" &&
+		      grep -q '\.\.\. fixed-purpose events:   3' "$con" &&
+		      grep -q '\.\.\. version:                3' "$con" && echo 1)" \
+			"$name: kernel sees version 3, 4 generic and 3 fixed counters"
+		summary=$(head -1 "$ledger" 2>/dev/null)
+		ok "$(grep -q "^xpmu-ledger: .* erratum=$erratum " <<< "$summary" && echo 1)" \
+			"$name: ledger written at exit: $summary"
+		case $leak in
+		yes) ok "$(grep -q '^xpmu-ledger: leaked=[1-9]' <<< "$summary" && echo 1)" \
+			"$name: the ledger recorded the test's leaks" ;;
+		no) ok "$(grep -q '^xpmu-ledger: leaked=0 settlements=0 exposed_ns=0 ' <<< "$summary" && echo 1)" \
+			"$name: the ledger is empty" ;;
+		esac
+	else
+		ok "$([ ! -e "$ledger" ] && echo 1)" "$name: no PMU, no ledger file"
+	fi
+	ok "$(grep -qE 'WARNING:|BUG:|Oops|hard LOCKUP|Kernel panic|Uhhuh\. NMI received' "$con" || echo 1)" \
+		"$name: no warning, BUG, lockup or unknown NMI in the console"
+}
+
+echo "TAP version 13"
+"$QEMU" --version | head -1 | sed 's/^/# /'
+echo "# kernel: $KERNEL"
+for run in $RUNS; do
+	case $run in
+	haswell)
+		boot $run Haswell,pmu=on tcg "nmi_watchdog=0" ""
+		guest_tap $run; check $run "Haswell events" on yes ;;
+	haswell-off)
+		boot $run Haswell,pmu=on,ht-erratum=off tcg "nmi_watchdog=0" ""
+		guest_tap $run; check $run "Haswell events" off no ;;
+	haswell-single)
+		boot $run Haswell,pmu=on tcg,thread=single "nmi_watchdog=0" ""
+		guest_tap $run; check $run "Haswell events" on yes ;;
+	sandybridge)
+		boot $run SandyBridge,pmu=on tcg "nmi_watchdog=0" ""
+		guest_tap $run; check $run "SandyBridge events" on yes ;;
+	ivybridge)
+		boot $run IvyBridge,pmu=on tcg "nmi_watchdog=0" ""
+		guest_tap $run; check $run "IvyBridge events" on yes ;;
+	skylake)
+		boot $run Skylake-Client,pmu=on tcg "nmi_watchdog=0" ""
+		guest_tap $run; check $run "Skylake events" off no ;;
+	nopmu)
+		boot $run Haswell tcg "nmi_watchdog=0" ""
+		guest_tap $run; check $run "no PMU driver, software events only" none no ;;
+	watchdog)
+		boot $run Haswell,pmu=on tcg "" "--perf --watchdog $WATCHDOG_SECS"
+		guest_tap $run; check $run "Haswell events" on any
+		ok "$(grep -q 'NMI watchdog: Enabled. Permanently consumes one hw-PMU counter.' "$OUT/$run.console" && echo 1)" \
+			"$run: NMI watchdog enabled on a hw-PMU counter" ;;
+	*)
+		die "unknown run $run" ;;
+	esac
+done
+echo "1..$n"
+[ $failed -eq 0 ]
