@@ -43,7 +43,7 @@ BOOTS=(
 
 mkdir -p "$RESULTS"
 rm -f "$RESULTS"/kunit.json "$RESULTS"/kunit.tap "$RESULTS"/kunit-stack.tap \
-	"$RESULTS"/boot-*
+	"$RESULTS"/boot-* "$RESULTS"/host-vs-sim.tap
 
 fail() {
 	echo "not ok - $*" >> "$RESULTS/kunit.tap"
@@ -71,6 +71,12 @@ for b in "${BOOTS[@]}"; do
 	grep -E '^(not ok|# )' "$RESULTS/boot-$name.tap" | head -20
 	echo "   $(grep -c '^ok' "$RESULTS/boot-$name.tap") ok, $(grep -c '^not ok' "$RESULTS/boot-$name.tap") not ok; console in ${RESULTS#"$TOP"/}/boot-$name.console"
 done
+
+# The simulator's scenarios: the host beside the simulator.
+step "the simulator's scenarios on the emulated host beside the simulator"
+"$TOP/scripts/host-vs-sim.sh" > "$RESULTS/host-vs-sim.tap"
+cat "$RESULTS/host-vs-sim.tap"
+grep -q '^not ok' "$RESULTS/host-vs-sim.tap" && status=1
 
 # KUnit: what the affected host's kernel printed before /init started.
 console=$RESULTS/boot-hsw-ht.console

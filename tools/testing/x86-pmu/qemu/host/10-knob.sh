@@ -36,6 +36,7 @@ count() {
 # experiment LABEL: perf stat on both threads at once; prints both outputs
 # and sets $victim.
 experiment() {
+	x86pmu-ledger --reset "$a" > /dev/null 2>&1
 	perf stat --no-big-num -C "$a" -e r81d0:u -o /tmp/a.txt -- sleep $SECONDS_EACH &
 	pa=$!
 	perf stat --no-big-num -C "$b" -e r20cc:u -o /tmp/b.txt -- sleep $SECONDS_EACH
@@ -45,6 +46,12 @@ experiment() {
 	grep -v '^$' /tmp/b.txt
 	victim=$(count /tmp/b.txt r20cc:u)
 	loads=$(count /tmp/a.txt r81d0:u)
+	# The emulator's ledger of the core over the experiment, if any.
+	exposed=0
+	if ledger=$(x86pmu-ledger "$a" 2>/dev/null); then
+		echo "emulator ledger: $ledger"
+		exposed=$(echo "$ledger" | sed 's/.*exposed_ns=\([0-9]*\).*/\1/')
+	fi
 }
 
 status=0
@@ -61,6 +68,7 @@ off=$victim
 echo 1 > "$KNOB"
 experiment "ht_bug_workaround=1"
 on=$victim
+on_exposed=$exposed
 echo "$orig" > "$KNOB"
 
 echo "victim r20cc:u on CPU $b: $off with the workaround off, $on with it on"
@@ -70,6 +78,10 @@ if [ "$off" -le 0 ]; then
 fi
 if [ "$on" -ne 0 ]; then
 	echo "FAIL: the victim counted $on with the workaround on"
+	status=1
+fi
+if [ "$on_exposed" -ne 0 ]; then
+	echo "FAIL: the emulator saw $on_exposed ns of exposure with the workaround on"
 	status=1
 fi
 exit $status

@@ -1,0 +1,94 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# The scheduling simulator's scenarios (tools/testing/x86-pmu/sim_scenarios.c)
+# on the emulated host, with perf stat as a user runs it: one perf stat per
+# thread of the core, system-wide on that CPU, with the scenario's event
+# list, start and length. A tick of the simulator is one multiplexing
+# interval, set here to $MUX_MS. For every event it prints the fraction of
+# time the event ran (perf's bracket figure, 100% when perf prints none) as
+#
+#   scenario S thread T event E running P
+#
+# and, per scenario, what the emulator's ledger saw on the core:
+#
+#   scenario S ledger leaked N exposed_ns T
+#
+# scripts/host-vs-sim.sh compares these lines with the simulator.
+# Scenarios: 1 (XSU on, HT1 joins at tick 30), 2 (the same, workaround
+# off), 5 (four corrupting events on HT0, branches on HT1).
+
+KNOB=/sys/bus/event_source/devices/cpu/ht_bug_workaround
+MUX=/sys/bus/event_source/devices/cpu/perf_event_mux_interval_ms
+MUX_MS=${MUX_MS:-50}
+
+set -- $(tr ',-' '  ' < /sys/devices/system/cpu/cpu0/topology/thread_siblings_list)
+a=$1
+b=${2:-}
+if [ -z "$b" ]; then
+	echo "SKIP: CPU 0 has no sibling thread"
+	exit 4
+fi
+
+orig_mux=$(cat $MUX)
+echo "$MUX_MS" > $MUX
+orig_knob=
+[ -e $KNOB ] && orig_knob=$(cat $KNOB)
+
+x86pmu-load "$a" &
+la=$!
+x86pmu-load "$b" &
+lb=$!
+restore() {
+	kill $la $lb 2>/dev/null
+	echo "$orig_mux" > $MUX
+	[ -n "$orig_knob" ] && echo "$orig_knob" > $KNOB
+}
+trap restore EXIT
+
+# secs TICKS: the length of TICKS multiplexing intervals, in seconds.
+secs() {
+	awk -v t="$1" -v ms="$MUX_MS" 'BEGIN { printf "%.3f", t * ms / 1000 }'
+}
+
+# fractions S T FILE: one line per event of a perf stat output.
+fractions() {
+	awk -v s="$1" -v t="$2" '
+		/^ *([0-9]+|<not counted>|<not supported>) / {
+			if ($1 == "<not") { ev = $3; p = 0 }
+			else {
+				ev = $2; p = 100
+				if (match($0, /\(([0-9.]+)%\)/))
+					p = substr($0, RSTART + 1, RLENGTH - 3)
+			}
+			printf "scenario %s thread %s event %s running %s\n", s, t, ev, p
+		}' "$3"
+}
+
+# scenario S KNOB LIST0 LIST1 START1 TICKS
+scenario() {
+	s=$1 knob=$2 l0=$3 l1=$4 start1=$5 ticks=$6
+	if [ "$knob" = 0 ] && [ ! -e $KNOB ]; then
+		echo "scenario $s: skipped, no $KNOB to switch the workaround off"
+		return
+	fi
+	[ -e $KNOB ] && echo "$knob" > $KNOB
+	x86pmu-ledger --reset "$a" > /dev/null 2>&1
+	echo "== scenario $s: CPU $a: $l0 for $ticks ticks; CPU $b: $l1 from tick $start1 (tick = $MUX_MS ms${orig_knob:+, ht_bug_workaround=$knob})"
+	perf stat --no-big-num -C "$a" -e "$l0" -o /tmp/s0.txt -- sleep "$(secs "$ticks")" &
+	p0=$!
+	sleep "$(secs "$start1")"
+	perf stat --no-big-num -C "$b" -e "$l1" -o /tmp/s1.txt -- sleep "$(secs $((ticks - start1)))"
+	wait $p0
+	grep -v '^$' /tmp/s0.txt
+	grep -v '^$' /tmp/s1.txt
+	fractions "$s" 0 /tmp/s0.txt
+	fractions "$s" 1 /tmp/s1.txt
+	set -- $(x86pmu-ledger "$a" 2>/dev/null | tr '=' ' ')
+	[ $# -ge 4 ] && echo "scenario $s ledger leaked $2 exposed_ns $4"
+}
+
+scenario 1 1 r81d0:u,r08d1:u,r20cc:u r20cc:u,r81d0:u,r08d1:u 30 90
+scenario 2 0 r81d0:u,r08d1:u,r20cc:u r20cc:u,r81d0:u,r08d1:u 30 90
+scenario 5 1 r81d0,r08d1,r10d1,r01d1 branches 1 100
+exit 0
