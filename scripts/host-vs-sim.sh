@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The simulator's scenarios as the emulated host ran them (host/20-scenarios.sh
+# The simulator's scenarios as the emulated host ran them (scenarios/scenarios.sh
 # in the boots hsw-ht and hsw-ht-6.12) beside the simulator's prediction for
 # the same kernel: the series (matcher hk, XSU series) for the patched
 # kernel, 6.12's model (greedy, XSU upstream) for the unpatched one. Prints

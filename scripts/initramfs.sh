@@ -9,8 +9,9 @@
 #                          JSON event tables (scripts/build-perf.sh)
 #   /tests/perf_events/    the perf_events kselftests of the patched tree
 #   /tests/emulator/       the emulator's own guest test
-#   /tests/host/           the experiments on the emulated host (perf stat);
-#                          their helper programs as /usr/bin/x86pmu-*
+#   /tests/host/           the knob experiment on the emulated host (perf
+#                          stat); helper programs as /usr/bin/x86pmu-*
+#   /tests/scenarios/      the simulator's scenarios with perf stat
 #
 # Which directories a boot runs is on its kernel command line
 # (x86pmu.run=...), see init.c.
@@ -63,17 +64,17 @@ if [ -f "$QDIR/emulator_test.c" ]; then
 	echo "timeout=300" > "$ROOT/tests/emulator/settings"
 fi
 
-if [ -d "$QDIR/host" ]; then
-	mkdir -p "$ROOT/tests/host"
-	for f in "$QDIR"/host/*; do
+for d in host scenarios; do
+	mkdir -p "$ROOT/tests/$d"
+	for f in "$QDIR/$d"/*; do
 		case $f in
 		# Programs the scripts use, not tests themselves.
 		*.c)	gcc -static -O2 -Wall -o "$ROOT/usr/bin/x86pmu-$(basename "${f%.c}")" \
 				"$f" -lpthread || fail "$f does not build" ;;
-		*)	cp "$f" "$ROOT/tests/host/" ;;
+		*)	cp "$f" "$ROOT/tests/$d/" ;;
 		esac
 	done
-fi
+done
 
 (cd "$ROOT" && find . | cpio -o -H newc --quiet > "$INITRAMFS") ||
 	fail "cannot write the initramfs"

@@ -30,14 +30,14 @@ NOKUNIT=kunit.enable=0
 
 # The boot matrix: name|kernel|QEMU -cpu|-smp|test directories|kernel args
 BOOTS=(
-	"hsw-ht|$PATCHED|Haswell,pmu=on|$HT|perf_events,host|kunit.enable=1"
+	"hsw-ht|$PATCHED|Haswell,pmu=on|$HT|perf_events,host,scenarios|kunit.enable=1"
 	"emulator|$PATCHED|Haswell,pmu=on|$HT|emulator|$NOKUNIT nmi_watchdog=0"
 	"hsw-noht|$PATCHED|Haswell,pmu=on|$NOHT|perf_events|$NOKUNIT"
-	"snb-ht|$PATCHED|SandyBridge,pmu=on|$HT|perf_events|$NOKUNIT"
-	"ivb-ht|$PATCHED|IvyBridge,pmu=on|$HT|perf_events|$NOKUNIT"
-	"skl-ht|$PATCHED|Skylake-Client,pmu=on|$HT|perf_events|$NOKUNIT"
+	"snb-ht|$PATCHED|SandyBridge,pmu=on|$HT|perf_events,host|$NOKUNIT"
+	"ivb-ht|$PATCHED|IvyBridge,pmu=on|$HT|perf_events,host|$NOKUNIT"
+	"skl-ht|$PATCHED|Skylake-Client,pmu=on|$HT|perf_events,host|$NOKUNIT"
 	"nopmu|$PATCHED|-|2|perf_events|$NOKUNIT"
-	"hsw-ht-6.12|$BASE|Haswell,pmu=on|$HT|perf_events,host|$NOKUNIT"
+	"hsw-ht-6.12|$BASE|Haswell,pmu=on|$HT|perf_events,host,scenarios|$NOKUNIT"
 )
 [ $matrix -eq 1 ] || BOOTS=("${BOOTS[0]}")
 

@@ -1,0 +1,790 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * emulator_test - guest-side test of the emulated affected host (QEMU with
+ * this project's PMU patches, -cpu Haswell,pmu=on,ht-erratum=on|off,
+ * -smp 2,sockets=1,cores=1,threads=2). Prints TAP.
+ *
+ * Part 1 (--msr) programs the PMU directly through /dev/cpu/N/msr, before
+ * any perf event exists (boot with nmi_watchdog=0; msr.allow_writes=on
+ * keeps the msr driver quiet), pinned to CPU 0 and reading CPU 1 (its
+ * sibling) through the same device: CPUID 0xA, counter write/readback with
+ * sign extension, reserved bits, a disabled counter does not move,
+ * GLOBAL_CTRL gates, USR/OS filtering, overflow status, and the erratum:
+ * a corrupting event on counter i of CPU 0 leaks into counter i of CPU 1
+ * exactly while both are enabled, and the emulator's ledger MSRs count it;
+ * with ht-erratum=off nothing leaks (the ledger MSR base+3 tells which
+ * case this is). Everything it changes is restored.
+ *
+ * Part 2 (--perf) uses perf_event_open(2): counting and sampling
+ * (SIGTRAP on overflow) on instructions and cycles, RDPMC from user space
+ * through the mmapped page.
+ *
+ * No argument: both parts. Exit 0 if all passed, 1 on a failure, 4 (skip)
+ * if this is not the emulated host. As PID 1 (rdinit=) it mounts /dev,
+ * /proc and /sys, runs both parts and reboots (QEMU -no-reboot exits);
+ * arguments after "--" on the kernel command line reach it.
+ *
+ * --watchdog SECONDS (after the parts): keeps both CPUs busy that long
+ * while the NMI watchdog runs, and checks that NMIs (the watchdog's cycle
+ * counter overflowing) arrived; the host checks the console for a
+ * hard-lockup report.
+ *
+ * Counts other than instructions and cycles are synthetic in the emulator
+ * (qemu/README.md): the test asserts zero/non-zero, ratios, and exact
+ * equality only where the emulator makes it exact (a leak equals the
+ * corrupting counter's count over an interval in which both were on).
+ */
+#define _GNU_SOURCE
+#include <cpuid.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/perf_event.h>
+#include <sched.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/reboot.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MSR_PMC0		0xc1
+#define MSR_EVNTSEL0		0x186
+#define MSR_FIXED_CTR0		0x309
+#define MSR_FIXED_CTR_CTRL	0x38d
+#define MSR_GLOBAL_STATUS	0x38e
+#define MSR_GLOBAL_CTRL		0x38f
+#define MSR_GLOBAL_OVF_CTRL	0x390
+/* The emulator's ledger MSRs (qemu/README.md) */
+#define LEDGER			0x58504d00u
+#define LEDGER_LEAKED		(LEDGER + 0x00)
+#define LEDGER_EXPOSED_NS	(LEDGER + 0x01)
+#define LEDGER_SETTLEMENTS	(LEDGER + 0x02)
+#define LEDGER_ERRATUM		(LEDGER + 0x03)
+#define LEDGER_THREAD		(LEDGER + 0x04)
+#define LEDGER_SIBLING		(LEDGER + 0x05)
+#define LEDGER_CTR_LEAKED(i)	(LEDGER + 0x10 + (i))
+#define LEDGER_CTR_EXPOSED(i)	(LEDGER + 0x20 + (i))
+#define LEDGER_CTR_SETTLE(i)	(LEDGER + 0x30 + (i))
+#define LEDGER_RESET		(LEDGER + 0xff)
+
+#define EVTSEL_USR		(1ULL << 16)
+#define EVTSEL_OS		(1ULL << 17)
+#define EVTSEL_INT		(1ULL << 20)
+#define EVTSEL_EN		(1ULL << 22)
+#define EV_INSNS		0x00c0ULL
+#define EV_MEM_UOPS		0x81d0ULL	/* corrupting */
+#define EV_LBR_INSERTS		0x20ccULL	/* counts nothing in the emulator */
+#define CTR_MASK		((1ULL << 48) - 1)
+#define NR_GP			4
+
+static int tests, failures, skips;
+static int msr_fd[2] = { -1, -1 };
+
+static void tap(int ok, const char *fmt, ...)
+{
+	va_list ap;
+
+	tests++;
+	if (!ok)
+		failures++;
+	printf("%sok %d - ", ok ? "" : "not ", tests);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	fflush(stdout);
+}
+
+static void skip(const char *what, const char *why)
+{
+	tests++;
+	skips++;
+	printf("ok %d - %s # SKIP %s\n", tests, what, why);
+	fflush(stdout);
+}
+
+static void diag(const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("# ");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	fflush(stdout);
+}
+
+static int pin(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set);
+}
+
+/* 0, or -errno (EIO: the MSR access faulted) */
+static int rdmsr_on(int cpu, uint32_t msr, uint64_t *val)
+{
+	if (pread(msr_fd[cpu], val, 8, msr) == 8)
+		return 0;
+	return -errno;
+}
+
+static int wrmsr_on(int cpu, uint32_t msr, uint64_t val)
+{
+	if (pwrite(msr_fd[cpu], &val, 8, msr) == 8)
+		return 0;
+	return -errno;
+}
+
+static uint64_t rd(int cpu, uint32_t msr)
+{
+	uint64_t v = 0;
+
+	if (rdmsr_on(cpu, msr, &v))
+		diag("rdmsr 0x%x on CPU %d failed", msr, cpu);
+	return v;
+}
+
+static void wr(int cpu, uint32_t msr, uint64_t v)
+{
+	if (wrmsr_on(cpu, msr, v))
+		diag("wrmsr 0x%x = 0x%llx on CPU %d failed", msr,
+		     (unsigned long long)v, cpu);
+}
+
+/* User-mode instructions: about 4 per iteration. */
+static void user_work(long n)
+{
+	for (volatile long i = 0; i < n; i++)
+		;
+}
+
+/* Mostly kernel-mode instructions. */
+static void kernel_work(long n)
+{
+	for (long i = 0; i < n; i++)
+		syscall(SYS_getppid);
+}
+
+/* What the test changes, to be restored */
+static struct {
+	uint64_t evtsel[2][NR_GP], pmc[2][NR_GP];
+	uint64_t global_ctrl[2], fixed_ctrl[2];
+} saved;
+
+static void save_pmu(int ncpu)
+{
+	for (int c = 0; c < ncpu; c++) {
+		for (int i = 0; i < NR_GP; i++) {
+			saved.evtsel[c][i] = rd(c, MSR_EVNTSEL0 + i);
+			saved.pmc[c][i] = rd(c, MSR_PMC0 + i);
+		}
+		saved.global_ctrl[c] = rd(c, MSR_GLOBAL_CTRL);
+		saved.fixed_ctrl[c] = rd(c, MSR_FIXED_CTR_CTRL);
+	}
+}
+
+static void restore_pmu(int ncpu)
+{
+	for (int c = 0; c < ncpu; c++) {
+		wr(c, MSR_FIXED_CTR_CTRL, saved.fixed_ctrl[c]);
+		for (int i = 0; i < NR_GP; i++) {
+			wr(c, MSR_EVNTSEL0 + i, saved.evtsel[c][i]);
+			/* a legacy write sign-extends bit 31: write the low half */
+			wr(c, MSR_PMC0 + i, saved.pmc[c][i] & 0xffffffffULL);
+		}
+		wr(c, MSR_GLOBAL_OVF_CTRL, rd(c, MSR_GLOBAL_STATUS));
+		wr(c, MSR_GLOBAL_CTRL, saved.global_ctrl[c]);
+	}
+}
+
+static void test_cpuid(void)
+{
+	unsigned int a, b, c, d;
+
+	__cpuid_count(0xa, 0, a, b, c, d);
+	diag("CPUID.0AH: eax=0x%08x ebx=0x%08x ecx=0x%08x edx=0x%08x", a, b, c, d);
+	tap((a & 0xff) == 3 && ((a >> 8) & 0xff) == 4 &&
+	    ((a >> 16) & 0xff) == 48 && ((a >> 24) & 0xff) == 7,
+	    "CPUID.0AH:EAX: version 3, 4 GP counters, 48 bits, EBX length 7");
+	tap(b == 0, "CPUID.0AH:EBX: all 7 architectural events available");
+	tap((d & 0x1f) == 3 && ((d >> 5) & 0xff) == 48,
+	    "CPUID.0AH:EDX: 3 fixed counters, 48 bits");
+}
+
+static void test_write_readback(void)
+{
+	uint64_t v;
+	int ok;
+
+	wr(0, MSR_PMC0, 0x12345);
+	ok = rd(0, MSR_PMC0) == 0x12345;
+	wr(0, MSR_PMC0, 0x80000000ULL);
+	v = rd(0, MSR_PMC0);
+	ok &= v == 0xffff80000000ULL;
+	wr(0, MSR_PMC0, 0xffff);	/* check_hw_exists() */
+	ok &= rd(0, MSR_PMC0) == 0xffff;
+	wr(1, MSR_PMC0 + 3, 0x7fffffff);
+	ok &= rd(1, MSR_PMC0 + 3) == 0x7fffffff;
+	tap(ok, "PMC write/readback; a legacy write of 0x80000000 reads 0x%llx",
+	    (unsigned long long)v);
+	wr(0, MSR_FIXED_CTR0 + 2, 0x123456789abcULL);
+	v = rd(0, MSR_FIXED_CTR0 + 2);
+	tap(v == 0x123456789abcULL, "fixed counter takes 48 bits (0x%llx)",
+	    (unsigned long long)v);
+	wr(0, MSR_FIXED_CTR0 + 2, 0);
+}
+
+static void test_reserved_bits(void)
+{
+	uint64_t before = rd(0, MSR_EVNTSEL0 + 1);
+	int ok;
+
+	ok = wrmsr_on(0, MSR_EVNTSEL0 + 1, 1ULL << 32 | EV_INSNS) == -EIO;
+	ok &= rd(0, MSR_EVNTSEL0 + 1) == before;
+	ok &= wrmsr_on(0, MSR_GLOBAL_STATUS, 0) == -EIO;
+	ok &= wrmsr_on(0, MSR_FIXED_CTR_CTRL, 1ULL << 12) == -EIO;
+	ok &= wrmsr_on(0, MSR_GLOBAL_CTRL, 1ULL << 4) == -EIO;
+	ok &= wrmsr_on(0, MSR_GLOBAL_OVF_CTRL, 1ULL << 40) == -EIO;
+	ok &= wrmsr_on(0, LEDGER_LEAKED, 0) == -EIO;
+	tap(ok, "reserved bits, GLOBAL_STATUS and ledger writes fault (#GP)");
+}
+
+static void test_disabled_and_gating(void)
+{
+	uint64_t v0, v1, v2;
+	uint64_t gc = rd(0, MSR_GLOBAL_CTRL);
+
+	wr(0, MSR_PMC0, 0);
+	wr(0, MSR_EVNTSEL0, EVTSEL_USR | EVTSEL_OS | EV_INSNS);	/* no EN */
+	user_work(200000);
+	v0 = rd(0, MSR_PMC0);
+	tap(v0 == 0, "a counter without EN does not move (%llu)",
+	    (unsigned long long)v0);
+
+	wr(0, MSR_GLOBAL_CTRL, gc & ~1ULL);
+	wr(0, MSR_EVNTSEL0, EVTSEL_EN | EVTSEL_USR | EVTSEL_OS | EV_INSNS);
+	user_work(200000);
+	v0 = rd(0, MSR_PMC0);
+	wr(0, MSR_GLOBAL_CTRL, gc | 1);
+	user_work(200000);
+	v1 = rd(0, MSR_PMC0);
+	wr(0, MSR_GLOBAL_CTRL, gc & ~1ULL);
+	v1 = rd(0, MSR_PMC0);
+	user_work(200000);
+	v2 = rd(0, MSR_PMC0);
+	tap(v0 == 0 && v1 >= 200000 && v2 == v1,
+	    "GLOBAL_CTRL gates: off %llu, on %llu, off again %llu",
+	    (unsigned long long)v0, (unsigned long long)v1,
+	    (unsigned long long)v2);
+	wr(0, MSR_EVNTSEL0, 0);
+	wr(0, MSR_GLOBAL_CTRL, gc);
+}
+
+static void test_usr_os(void)
+{
+	uint64_t u0, o0, u1, o1, u2, o2, f0, f1, f0b, f1b;
+	uint64_t gc = rd(0, MSR_GLOBAL_CTRL);
+	long n = 1000000;
+
+	wr(0, MSR_PMC0, 0);
+	wr(0, MSR_PMC0 + 1, 0);
+	wr(0, MSR_FIXED_CTR0, 0);
+	wr(0, MSR_FIXED_CTR0 + 1, 0);
+	wr(0, MSR_EVNTSEL0, EVTSEL_EN | EVTSEL_USR | EV_INSNS);
+	wr(0, MSR_EVNTSEL0 + 1, EVTSEL_EN | EVTSEL_OS | EV_INSNS);
+	wr(0, MSR_FIXED_CTR_CTRL, 0x33);	/* fixed 0, 1: OS and USR */
+	wr(0, MSR_GLOBAL_CTRL, gc | 0x3 | (0x3ULL << 32));
+	u0 = rd(0, MSR_PMC0);
+	o0 = rd(0, MSR_PMC0 + 1);
+	f0 = rd(0, MSR_FIXED_CTR0);
+	f1 = rd(0, MSR_FIXED_CTR0 + 1);
+	user_work(n);
+	u1 = rd(0, MSR_PMC0);
+	o1 = rd(0, MSR_PMC0 + 1);
+	kernel_work(20000);
+	u2 = rd(0, MSR_PMC0);
+	o2 = rd(0, MSR_PMC0 + 1);
+	f0b = rd(0, MSR_FIXED_CTR0);
+	f1b = rd(0, MSR_FIXED_CTR0 + 1);
+	diag("user loop: USR +%llu OS +%llu; syscall loop: USR +%llu OS +%llu",
+	     (unsigned long long)(u1 - u0), (unsigned long long)(o1 - o0),
+	     (unsigned long long)(u2 - u1), (unsigned long long)(o2 - o1));
+	tap(u1 - u0 >= (uint64_t)n && u1 - u0 > 5 * (o1 - o0),
+	    "USR-only instructions count the user loop");
+	tap(o2 - o1 > 5 * (u2 - u1) && o2 - o1 > 20000,
+	    "OS-only instructions count the syscall loop");
+	tap(f0b - f0 >= (u2 - u0) && f1b > f1,
+	    "fixed counters: instructions (+%llu) and cycles (+%llu) count",
+	    (unsigned long long)(f0b - f0), (unsigned long long)(f1b - f1));
+	wr(0, MSR_EVNTSEL0, 0);
+	wr(0, MSR_EVNTSEL0 + 1, 0);
+	wr(0, MSR_FIXED_CTR_CTRL, 0);
+	wr(0, MSR_GLOBAL_CTRL, gc);
+}
+
+static void test_overflow_status(void)
+{
+	uint64_t gc = rd(0, MSR_GLOBAL_CTRL), st, v;
+
+	wr(0, MSR_GLOBAL_OVF_CTRL, 0x8);
+	wr(0, MSR_PMC0 + 3, (uint64_t)-100000);	/* 0xfffffffe7960 */
+	wr(0, MSR_EVNTSEL0 + 3, EVTSEL_EN | EVTSEL_USR | EVTSEL_OS | EV_INSNS);
+	wr(0, MSR_GLOBAL_CTRL, gc | 0x8);
+	user_work(100000);
+	wr(0, MSR_EVNTSEL0 + 3, 0);
+	st = rd(0, MSR_GLOBAL_STATUS);
+	v = rd(0, MSR_PMC0 + 3);
+	tap((st & 0x8) && v < 10000000,
+	    "48-bit wrap sets GLOBAL_STATUS bit 3 (status 0x%llx, counter %llu)",
+	    (unsigned long long)st, (unsigned long long)v);
+	wr(0, MSR_GLOBAL_OVF_CTRL, 0x8);
+	st = rd(0, MSR_GLOBAL_STATUS);
+	tap(!(st & 0x8), "GLOBAL_OVF_CTRL clears it (status 0x%llx)",
+	    (unsigned long long)st);
+	wr(0, MSR_PMC0 + 3, 0);
+	wr(0, MSR_GLOBAL_CTRL, gc);
+}
+
+/*
+ * The erratum: CPU 0 runs MEM_UOPS_RETIRED (0x81d0, corrupting) on counter
+ * i, CPU 1 runs LBR_INSERTS (0x20cc, which never counts in the emulator)
+ * on counter i. Whatever CPU 1's counter holds is leaked.
+ */
+static void test_leak(int erratum, int sibling)
+{
+	uint64_t a, b, l, s, x, b0, gc1 = rd(1, MSR_GLOBAL_CTRL);
+	int expect = erratum && sibling;
+	int i = 2;
+
+	wr(0, LEDGER_RESET, 0);
+	for (int c = 0; c < 2; c++)
+		for (int k = 0; k < NR_GP; k++)
+			wr(c, MSR_PMC0 + k, 0);
+	wr(0, MSR_GLOBAL_CTRL, rd(0, MSR_GLOBAL_CTRL) | 0xf);
+	wr(1, MSR_GLOBAL_CTRL, gc1 | 0xf);
+
+	/* victim on first, corrupter inside: both on for the whole run */
+	wr(1, MSR_EVNTSEL0 + i, EVTSEL_EN | EVTSEL_USR | EVTSEL_OS | EV_LBR_INSERTS);
+	wr(0, MSR_EVNTSEL0 + i, EVTSEL_EN | EVTSEL_USR | EVTSEL_OS | EV_MEM_UOPS);
+	user_work(300000);
+	wr(0, MSR_EVNTSEL0 + i, 0);
+	a = rd(0, MSR_PMC0 + i);
+	b = rd(1, MSR_PMC0 + i);
+	l = rd(1, LEDGER_CTR_LEAKED(i));
+	s = rd(1, LEDGER_CTR_SETTLE(i));
+	x = rd(1, LEDGER_CTR_EXPOSED(i));
+	diag("corrupting counter %d on CPU 0: %llu; CPU 1's counter %d: %llu; "
+	     "ledger: leaked %llu in %llu settlements, exposed %llu ns", i,
+	     (unsigned long long)a, i, (unsigned long long)b,
+	     (unsigned long long)l, (unsigned long long)s,
+	     (unsigned long long)x);
+	if (expect) {
+		tap(a > 0 && b == a,
+		    "erratum on: the sibling's counter %d gains exactly the corrupting count", i);
+		tap(l == a && s >= 1 && x > 0 && rd(0, LEDGER_LEAKED) == a &&
+		    rd(0, LEDGER_SETTLEMENTS) == s,
+		    "ledger MSRs: leaked == corrupting count, settlements, exposure");
+	} else {
+		tap(a > 0 && b == 0, "erratum %s: nothing leaks into the sibling",
+		    erratum ? "on but no sibling" : "off");
+		tap(l == 0 && s == 0 && x == 0 && rd(0, LEDGER_LEAKED) == 0 &&
+		    rd(0, LEDGER_EXPOSED_NS) == 0,
+		    "ledger MSRs stay zero");
+	}
+
+	/* victim off (EN clear): the corrupter runs alone, nothing lands */
+	b0 = rd(1, MSR_PMC0 + i);
+	wr(1, MSR_EVNTSEL0 + i, EVTSEL_USR | EVTSEL_OS | EV_LBR_INSERTS);
+	wr(0, MSR_EVNTSEL0 + i, EVTSEL_EN | EVTSEL_USR | EVTSEL_OS | EV_MEM_UOPS);
+	user_work(300000);
+	wr(0, MSR_EVNTSEL0 + i, 0);
+	tap(rd(1, MSR_PMC0 + i) == b0 && rd(1, LEDGER_CTR_LEAKED(i)) == l &&
+	    rd(1, LEDGER_CTR_EXPOSED(i)) == x,
+	    "no leak while the sibling's counter is disabled (EN clear)");
+
+	/* victim EN set but its GLOBAL_CTRL bit clear: gated, nothing lands */
+	wr(1, MSR_GLOBAL_CTRL, (gc1 | 0xf) & ~(1ULL << i));
+	wr(1, MSR_EVNTSEL0 + i, EVTSEL_EN | EVTSEL_USR | EVTSEL_OS | EV_LBR_INSERTS);
+	wr(0, MSR_EVNTSEL0 + i, EVTSEL_EN | EVTSEL_USR | EVTSEL_OS | EV_MEM_UOPS);
+	user_work(300000);
+	wr(0, MSR_EVNTSEL0 + i, 0);
+	wr(1, MSR_EVNTSEL0 + i, 0);
+	tap(rd(1, MSR_PMC0 + i) == b0 && rd(1, LEDGER_CTR_LEAKED(i)) == l,
+	    "no leak while the sibling's GLOBAL_CTRL bit is clear");
+	wr(1, MSR_GLOBAL_CTRL, gc1 | 0xf);
+
+	/* corrupter on counter 1, victims on 0 and 1: only counter 1 gains */
+	wr(0, LEDGER_RESET, 0);
+	wr(0, MSR_PMC0 + 1, 0);
+	wr(1, MSR_PMC0, 0);
+	wr(1, MSR_PMC0 + 1, 0);
+	wr(1, MSR_EVNTSEL0, EVTSEL_EN | EVTSEL_USR | EVTSEL_OS | EV_LBR_INSERTS);
+	wr(1, MSR_EVNTSEL0 + 1, EVTSEL_EN | EVTSEL_USR | EVTSEL_OS | EV_LBR_INSERTS);
+	wr(0, MSR_EVNTSEL0 + 1, EVTSEL_EN | EVTSEL_USR | EVTSEL_OS | EV_MEM_UOPS);
+	user_work(300000);
+	wr(0, MSR_EVNTSEL0 + 1, 0);
+	a = rd(0, MSR_PMC0 + 1);
+	wr(1, MSR_EVNTSEL0, 0);
+	wr(1, MSR_EVNTSEL0 + 1, 0);
+	tap(rd(1, MSR_PMC0) == 0 && rd(1, MSR_PMC0 + 1) == (expect ? a : 0) &&
+	    rd(1, LEDGER_CTR_LEAKED(0)) == 0 &&
+	    rd(1, LEDGER_CTR_LEAKED(1)) == (expect ? a : 0) &&
+	    rd(0, LEDGER_CTR_LEAKED(1)) == 0,
+	    "a leak lands in the same counter index of the sibling only");
+	wr(0, LEDGER_RESET, 0);
+	wr(1, MSR_GLOBAL_CTRL, gc1);
+}
+
+static sigjmp_buf segv_jmp;
+
+static void on_segv(int sig)
+{
+	siglongjmp(segv_jmp, 1);
+}
+
+static void test_user_rdpmc_without_pce(void)
+{
+	struct sigaction sa = { .sa_handler = on_segv }, old;
+	volatile int faulted = 0;
+	unsigned int lo, hi;
+
+	sigaction(SIGSEGV, &sa, &old);
+	if (!sigsetjmp(segv_jmp, 1))
+		asm volatile("rdpmc" : "=a"(lo), "=d"(hi) : "c"(0));
+	else
+		faulted = 1;
+	sigaction(SIGSEGV, &old, NULL);
+	tap(faulted, "RDPMC at CPL 3 without CR4.PCE raises #GP (SIGSEGV)");
+}
+
+static int watchdog_on(void)
+{
+	int fd = open("/proc/sys/kernel/nmi_watchdog", O_RDONLY);
+	char c = '0';
+
+	if (fd < 0)
+		return 0;
+	if (read(fd, &c, 1) != 1)
+		c = '0';
+	close(fd);
+	return c == '1';
+}
+
+static int msr_part(void)
+{
+	uint64_t erratum, sibling, thr0, thr1 = 1;
+	int ncpu = 1;
+	char path[64];
+
+	for (int c = 0; c < 2; c++) {
+		snprintf(path, sizeof(path), "/dev/cpu/%d/msr", c);
+		msr_fd[c] = open(path, O_RDWR);
+		if (msr_fd[c] >= 0)
+			ncpu = c + 1;
+	}
+	if (msr_fd[0] < 0) {
+		skip("raw MSR tests", "no /dev/cpu/0/msr (CONFIG_X86_MSR, root)");
+		return 0;
+	}
+	if (pin(0)) {
+		skip("raw MSR tests", "cannot pin to CPU 0");
+		return 0;
+	}
+	{
+		unsigned int a, b, c, d;
+
+		__cpuid_count(0xa, 0, a, b, c, d);
+		if (!(a & 0xff)) {
+			skip("raw MSR tests", "no architectural PMU (CPUID.0AH = 0: pmu=off?)");
+			return 4;
+		}
+	}
+	if (rdmsr_on(0, LEDGER_ERRATUM, &erratum)) {
+		skip("raw MSR tests", "not the emulated host: no ledger MSRs");
+		return 4;
+	}
+	if (rdmsr_on(0, LEDGER_SIBLING, &sibling))
+		sibling = 0;
+	thr0 = rd(0, LEDGER_THREAD);
+	if (ncpu > 1)
+		thr1 = rd(1, LEDGER_THREAD);
+	diag("emulated host: erratum model %s, CPU 0 is thread %llu, %s",
+	     erratum ? "on" : "off", (unsigned long long)thr0,
+	     sibling ? "its sibling is CPU 1" : "no sibling");
+
+	test_cpuid();
+	if (watchdog_on()) {
+		skip("raw MSR tests", "the NMI watchdog owns a counter (boot with nmi_watchdog=0)");
+		return 0;
+	}
+	for (int c = 0; c < ncpu; c++)
+		for (int i = 0; i < NR_GP; i++)
+			if (rd(c, MSR_EVNTSEL0 + i) & EVTSEL_EN) {
+				skip("raw MSR tests", "a perf event is using the PMU");
+				return 0;
+			}
+	if (ncpu < 2 || !sibling || thr0 != 0 || thr1 != 1) {
+		skip("raw MSR tests", "needs CPU 0 and CPU 1 as siblings (-smp 2,sockets=1,cores=1,threads=2)");
+		return 0;
+	}
+	save_pmu(ncpu);
+	test_write_readback();
+	test_reserved_bits();
+	test_disabled_and_gating();
+	test_usr_os();
+	test_overflow_status();
+	test_leak(erratum, sibling);
+	restore_pmu(ncpu);
+	test_user_rdpmc_without_pce();
+	for (int c = 0; c < 2; c++)
+		if (msr_fd[c] >= 0)
+			close(msr_fd[c]);
+	return 0;
+}
+
+/* Part 2: through the kernel's perf driver */
+
+static long perf_open(struct perf_event_attr *attr)
+{
+	return syscall(SYS_perf_event_open, attr, 0, -1, -1, 0);
+}
+
+static volatile sig_atomic_t traps;
+
+static void on_trap(int sig, siginfo_t *info, void *uc)
+{
+	traps++;
+}
+
+static void perf_count(uint32_t type, uint64_t config, const char *name,
+		       long work, uint64_t at_least)
+{
+	struct perf_event_attr attr = {
+		.size = sizeof(attr), .type = type, .config = config,
+		.disabled = 1, .exclude_hv = 1,
+	};
+	uint64_t count = 0;
+	int fd = perf_open(&attr);
+
+	if (fd < 0) {
+		tap(0, "perf counting %s: perf_event_open: %s", name,
+		    strerror(errno));
+		return;
+	}
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	user_work(work);
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	if (read(fd, &count, sizeof(count)) != sizeof(count))
+		count = 0;
+	close(fd);
+	tap(count >= at_least, "perf counting %s: %llu (at least %llu)", name,
+	    (unsigned long long)count, (unsigned long long)at_least);
+}
+
+static void perf_sample(uint64_t config, uint64_t period, const char *name,
+			long work)
+{
+	struct perf_event_attr attr = {
+		.size = sizeof(attr), .type = PERF_TYPE_HARDWARE,
+		.config = config, .sample_period = period, .disabled = 1,
+		.exclude_hv = 1, .sigtrap = 1, .remove_on_exec = 1,
+	};
+	struct sigaction sa = { .sa_sigaction = on_trap, .sa_flags = SA_SIGINFO };
+	struct sigaction old;
+	int fd, n;
+
+	sigaction(SIGTRAP, &sa, &old);
+	traps = 0;
+	fd = perf_open(&attr);
+	if (fd < 0) {
+		tap(0, "perf sampling %s: perf_event_open: %s", name,
+		    strerror(errno));
+		sigaction(SIGTRAP, &old, NULL);
+		return;
+	}
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	user_work(work);
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	close(fd);
+	n = traps;
+	sigaction(SIGTRAP, &old, NULL);
+	tap(n > 0, "perf sampling %s every %llu: %d overflow signals", name,
+	    (unsigned long long)period, n);
+}
+
+static void perf_rdpmc(void)
+{
+	struct perf_event_attr attr = {
+		.size = sizeof(attr), .type = PERF_TYPE_HARDWARE,
+		.config = PERF_COUNT_HW_INSTRUCTIONS, .exclude_kernel = 1,
+		.exclude_hv = 1,
+	};
+	struct perf_event_mmap_page *pc;
+	unsigned int lo, hi, idx;
+	uint64_t c0, c1;
+	int fd = perf_open(&attr);
+
+	if (fd < 0) {
+		tap(0, "user RDPMC: perf_event_open: %s", strerror(errno));
+		return;
+	}
+	pc = mmap(NULL, sysconf(_SC_PAGESIZE), PROT_READ, MAP_SHARED, fd, 0);
+	if (pc == MAP_FAILED) {
+		tap(0, "user RDPMC: mmap: %s", strerror(errno));
+		close(fd);
+		return;
+	}
+	user_work(1000);
+	idx = pc->index;
+	if (!pc->cap_user_rdpmc || !idx) {
+		tap(0, "user RDPMC: cap_user_rdpmc %u index %u",
+		    (unsigned int)pc->cap_user_rdpmc, idx);
+	} else {
+		asm volatile("rdpmc" : "=a"(lo), "=d"(hi) : "c"(idx - 1));
+		c0 = ((uint64_t)hi << 32) | lo;
+		user_work(100000);
+		asm volatile("rdpmc" : "=a"(lo), "=d"(hi) : "c"(idx - 1));
+		c1 = ((uint64_t)hi << 32) | lo;
+		tap(pc->index == idx && ((c1 - c0) & CTR_MASK) >= 100000,
+		    "user RDPMC of counter 0x%x (perf index %u): +%llu over the loop",
+		    idx - 1, idx, (unsigned long long)((c1 - c0) & CTR_MASK));
+	}
+	munmap(pc, sysconf(_SC_PAGESIZE));
+	close(fd);
+}
+
+static int perf_part(void)
+{
+	pin(0);
+	perf_count(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS,
+		   "instructions", 1000000, 1000000);
+	perf_count(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, "cycles",
+		   1000000, 1);
+	perf_count(PERF_TYPE_RAW, EV_MEM_UOPS, "r81d0 (synthetic)", 1000000, 1);
+	perf_sample(PERF_COUNT_HW_INSTRUCTIONS, 100000, "instructions",
+		    5000000);
+	perf_sample(PERF_COUNT_HW_CPU_CYCLES, 1000000, "cycles", 20000000);
+	perf_rdpmc();
+	return 0;
+}
+
+/* Sum of the per-CPU figures of a /proc/interrupts line ("NMI:", "PMI:") */
+static long long interrupts(const char *name)
+{
+	char line[1024];
+	long long sum = -1;
+	FILE *f = fopen("/proc/interrupts", "r");
+
+	while (f && fgets(line, sizeof(line), f)) {
+		char *p = line, *end;
+
+		while (*p == ' ')
+			p++;
+		if (strncmp(p, name, strlen(name)))
+			continue;
+		p += strlen(name);
+		sum = 0;
+		for (;;) {
+			long long v = strtoll(p, &end, 10);
+
+			if (end == p)
+				break;
+			sum += v;
+			p = end;
+		}
+	}
+	if (f)
+		fclose(f);
+	return sum;
+}
+
+static void watchdog_part(int seconds)
+{
+	long long nmi0 = interrupts("NMI:"), nmi1;
+	pid_t child;
+
+	tap(watchdog_on(), "the NMI watchdog is on");
+	child = fork();
+	if (child == 0) {
+		pin(1);
+		for (;;)
+			user_work(100000000);
+	}
+	pin(0);
+	for (time_t end = time(NULL) + seconds; time(NULL) < end;)
+		user_work(1000000);
+	if (child > 0) {
+		kill(child, SIGKILL);
+		waitpid(child, NULL, 0);
+	}
+	nmi1 = interrupts("NMI:");
+	diag("NMIs: %lld before, %lld after %d s of load on both CPUs", nmi0,
+	     nmi1, seconds);
+	tap(nmi1 > nmi0, "watchdog NMIs arrive (%lld in %d s)", nmi1 - nmi0,
+	    seconds);
+}
+
+static void as_init(void)
+{
+	mkdir("/dev", 0755);
+	mkdir("/proc", 0755);
+	mkdir("/sys", 0755);
+	mount("devtmpfs", "/dev", "devtmpfs", 0, NULL);
+	mount("proc", "/proc", "proc", 0, NULL);
+	mount("sysfs", "/sys", "sysfs", 0, NULL);
+}
+
+int main(int argc, char **argv)
+{
+	int do_msr = 1, do_perf = 1, init = getpid() == 1, r = 0;
+	int wait = 0;
+
+	if (init)
+		as_init();
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--msr")) {
+			do_perf = 0;
+		} else if (!strcmp(argv[i], "--perf")) {
+			do_msr = 0;
+		} else if (!strcmp(argv[i], "--watchdog") && i + 1 < argc) {
+			wait = atoi(argv[++i]);
+		} else if (strcmp(argv[i], "--all")) {
+			fprintf(stderr, "usage: %s [--msr|--perf|--all] [--watchdog SECONDS]\n",
+				argv[0]);
+			return 2;
+		}
+	}
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	printf("TAP version 13\n");
+	if (do_msr)
+		r = msr_part();
+	if (do_perf && r != 4)
+		perf_part();
+	if (wait > 0 && r != 4)
+		watchdog_part(wait);
+	printf("1..%d\n", tests);
+	printf("# emulator_test: %d passed, %d failed, %d skipped\n",
+	       tests - failures - skips, failures, skips);
+	fflush(stdout);
+	if (init) {
+		sync();
+		reboot(RB_AUTOBOOT);
+	}
+	if (failures)
+		return 1;
+	return r == 4 ? 4 : 0;
+}
