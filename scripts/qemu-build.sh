@@ -142,7 +142,7 @@ if [ ! -f "$QOBJ/build.ninja" ] ||
 fi
 step "building qemu-system-x86_64 (about 15 minutes the first time on 2 cores, seconds after; log in $QOBJ/build.out)"
 if ! ninja -C "$QOBJ" -j"$JOBS" qemu-system-x86_64 > "$QOBJ/build.out" 2>&1; then
-	grep -B2 -A12 -m3 'error' "$QOBJ/build.out" || tail -40 "$QOBJ/build.out"
+	grep -E -A10 -m5 '^FAILED|error:' "$QOBJ/build.out" || tail -40 "$QOBJ/build.out"
 	die "the QEMU build failed (log: $QOBJ/build.out)"
 fi
 tail -1 "$QOBJ/build.out"

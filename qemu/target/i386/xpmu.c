@@ -1,0 +1,455 @@
+/*
+ * Emulated Intel architectural PMU and HT counter-corruption erratum
+ * (TCG, -cpu ...,pmu=on): the QEMU glue around xpmu-model.c.
+ *
+ * Copyright (c) 2026 x86 PMU scheduler maintainers
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include "qemu/osdep.h"
+#include "qemu/atomic.h"
+#include "qemu/main-loop.h"
+#include "qemu/notify.h"
+#include "qemu/queue.h"
+#include "qemu/thread.h"
+#include "qemu/timer.h"
+#include "qapi/error.h"
+#include "sysemu/reset.h"
+#include "sysemu/runstate.h"
+#include "sysemu/sysemu.h"
+#include "hw/i386/apic.h"
+#include "cpu.h"
+#include "xpmu.h"
+
+/**
+ * struct XPMUCore - a core of the emulated host: two sibling vCPUs
+ * @lock: serialises every model call on the core
+ * @m: the model's state
+ * @cpu: the vCPUs, by thread index (NULL: not present)
+ * @socket_id: topology of the core
+ * @die_id: topology of the core
+ * @core_id: topology of the core
+ * @pair: thread_id / 2 (the model pairs threads 2k and 2k+1)
+ * @index: order of creation, for the ledger
+ * @next: list of all cores
+ */
+typedef struct XPMUCore {
+    QemuMutex lock;
+    struct xpmu_core m;
+    X86CPU *cpu[XPMU_THREADS];
+    int32_t socket_id, die_id, core_id, pair;
+    unsigned int index;
+    QLIST_ENTRY(XPMUCore) next;
+} XPMUCore;
+
+static QLIST_HEAD(, XPMUCore) xpmu_cores = QLIST_HEAD_INITIALIZER(xpmu_cores);
+static unsigned int xpmu_num_cores;
+static Notifier xpmu_exit_notifier;
+
+static int xpmu_cpl(CPUX86State *env)
+{
+    return env->hflags & HF_CPL_MASK;
+}
+
+/* "now" for the model: virtual time and both threads' instruction counts */
+static void xpmu_now(XPMUCore *c, struct xpmu_now *now, int cpl)
+{
+    int t;
+
+    now->ns = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
+    for (t = 0; t < XPMU_THREADS; t++) {
+        now->insns[t] = c->cpu[t] ?
+                        qatomic_read(&c->cpu[t]->env.xpmu_insns) : 0;
+    }
+    now->cpl = cpl;
+}
+
+/*
+ * After a model call, with the lock held: publish each thread's CPL hook
+ * flag and instruction limit, arm its cycle timer, and collect the PMIs
+ * to deliver once the lock is dropped.
+ */
+static void xpmu_publish(XPMUCore *c, bool pmi[XPMU_THREADS])
+{
+    int t;
+
+    for (t = 0; t < XPMU_THREADS; t++) {
+        CPUX86State *env;
+        int64_t ns;
+
+        pmi[t] = false;
+        if (!c->cpu[t]) {
+            continue;
+        }
+        env = &c->cpu[t]->env;
+        qatomic_set(&env->xpmu_cpl_hook, xpmu_cpl_sensitive(&c->m, t));
+        qatomic_set(&env->xpmu_insn_limit, xpmu_insn_deadline(&c->m, t));
+        ns = xpmu_clock_deadline(&c->m, t);
+        if (ns == XPMU_NO_NS) {
+            timer_del(env->xpmu_timer);
+        } else {
+            timer_mod(env->xpmu_timer, ns);
+        }
+        pmi[t] = xpmu_take_pmi(&c->m, t);
+    }
+}
+
+/*
+ * PMIs through LVTPC, under the BQL. Like hardware, the delivery sets the
+ * LVTPC mask bit (apic_deliver_pmi()); the guest's handler unmasks it.
+ */
+static void xpmu_deliver(XPMUCore *c, const bool pmi[XPMU_THREADS])
+{
+    bool locked;
+    int t;
+
+    if (!pmi[0] && !pmi[1]) {
+        return;
+    }
+    locked = qemu_mutex_iothread_locked();
+    if (!locked) {
+        qemu_mutex_lock_iothread();
+    }
+    for (t = 0; t < XPMU_THREADS; t++) {
+        DeviceState *apic = c->cpu[t] ? c->cpu[t]->apic_state : NULL;
+
+        if (pmi[t] && apic && object_dynamic_cast(OBJECT(apic), "apic")) {
+            apic_deliver_pmi(apic);
+        }
+    }
+    if (!locked) {
+        qemu_mutex_unlock_iothread();
+    }
+}
+
+/**
+ * x86_xpmu_sync() - settle the vCPU's core now and act on the result
+ * @env: the vCPU, running
+ *
+ * Called when the vCPU reaches its instruction limit (helper_xpmu_limit).
+ */
+void x86_xpmu_sync(CPUX86State *env)
+{
+    XPMUCore *c = env->xpmu_core;
+    struct xpmu_now now;
+    bool pmi[XPMU_THREADS];
+
+    if (!c) {
+        return;
+    }
+    qemu_mutex_lock(&c->lock);
+    xpmu_now(c, &now, xpmu_cpl(env));
+    xpmu_sync(&c->m, env->xpmu_thread, &now);
+    xpmu_publish(c, pmi);
+    qemu_mutex_unlock(&c->lock);
+    xpmu_deliver(c, pmi);
+}
+
+/**
+ * x86_xpmu_cpl_changed() - the vCPU moves between CPL 0 and CPL 1-3
+ * @env: the vCPU, with the old CPL still in hflags
+ * @cpl: the new CPL
+ *
+ * Called from cpu_x86_load_seg_cache() while env->xpmu_cpl_hook is set
+ * (an enabled counter counts in one of USR/OS only): settles the core
+ * with the old CPL, then the model counts with the new one.
+ */
+void x86_xpmu_cpl_changed(CPUX86State *env, int cpl)
+{
+    XPMUCore *c = env->xpmu_core;
+    struct xpmu_now now;
+    bool pmi[XPMU_THREADS];
+
+    if (!c) {
+        return;
+    }
+    qemu_mutex_lock(&c->lock);
+    xpmu_now(c, &now, cpl);
+    xpmu_sync(&c->m, env->xpmu_thread, &now);
+    xpmu_publish(c, pmi);
+    qemu_mutex_unlock(&c->lock);
+    xpmu_deliver(c, pmi);
+}
+
+/**
+ * x86_xpmu_rdmsr() - RDMSR of an emulated PMU or ledger MSR
+ * @env: the vCPU
+ * @msr: MSR index
+ * @val: the value read
+ *
+ * Return: XPMU_OK, XPMU_FAULT (raise #GP) or XPMU_UNHANDLED (no emulated
+ * PMU, or not one of its MSRs).
+ */
+int x86_xpmu_rdmsr(CPUX86State *env, uint32_t msr, uint64_t *val)
+{
+    XPMUCore *c = env->xpmu_core;
+    struct xpmu_now now;
+    bool pmi[XPMU_THREADS];
+    int r;
+
+    if (!c || !xpmu_is_pmu_msr(msr)) {
+        return XPMU_UNHANDLED;
+    }
+    qemu_mutex_lock(&c->lock);
+    xpmu_now(c, &now, xpmu_cpl(env));
+    r = xpmu_rdmsr(&c->m, env->xpmu_thread, &now, msr, val);
+    xpmu_publish(c, pmi);
+    qemu_mutex_unlock(&c->lock);
+    xpmu_deliver(c, pmi);
+    return r;
+}
+
+/**
+ * x86_xpmu_wrmsr() - WRMSR of an emulated PMU or ledger MSR
+ * @env: the vCPU
+ * @msr: MSR index
+ * @val: the value written
+ *
+ * Return: XPMU_OK, XPMU_FAULT (raise #GP) or XPMU_UNHANDLED.
+ */
+int x86_xpmu_wrmsr(CPUX86State *env, uint32_t msr, uint64_t val)
+{
+    XPMUCore *c = env->xpmu_core;
+    struct xpmu_now now;
+    bool pmi[XPMU_THREADS];
+    int r;
+
+    if (!c || !xpmu_is_pmu_msr(msr)) {
+        return XPMU_UNHANDLED;
+    }
+    qemu_mutex_lock(&c->lock);
+    xpmu_now(c, &now, xpmu_cpl(env));
+    r = xpmu_wrmsr(&c->m, env->xpmu_thread, &now, msr, val);
+    xpmu_publish(c, pmi);
+    qemu_mutex_unlock(&c->lock);
+    xpmu_deliver(c, pmi);
+    return r;
+}
+
+/**
+ * x86_xpmu_rdpmc() - RDPMC
+ * @env: the vCPU (CR4.PCE and CPL already checked)
+ * @ecx: counter selector
+ * @val: the counter's value
+ *
+ * Return: XPMU_OK, XPMU_FAULT (raise #GP) or XPMU_UNHANDLED (no PMU).
+ */
+int x86_xpmu_rdpmc(CPUX86State *env, uint32_t ecx, uint64_t *val)
+{
+    XPMUCore *c = env->xpmu_core;
+    struct xpmu_now now;
+    bool pmi[XPMU_THREADS];
+    int r;
+
+    if (!c) {
+        return XPMU_UNHANDLED;
+    }
+    qemu_mutex_lock(&c->lock);
+    xpmu_now(c, &now, xpmu_cpl(env));
+    r = xpmu_rdpmc(&c->m, env->xpmu_thread, &now, ecx, val);
+    xpmu_publish(c, pmi);
+    qemu_mutex_unlock(&c->lock);
+    xpmu_deliver(c, pmi);
+    return r;
+}
+
+/* A cycle counter of this vCPU overflows now (main loop, BQL held). */
+static void xpmu_timer_cb(void *opaque)
+{
+    X86CPU *cpu = opaque;
+    XPMUCore *c = cpu->env.xpmu_core;
+    struct xpmu_now now;
+    bool pmi[XPMU_THREADS];
+
+    qemu_mutex_lock(&c->lock);
+    xpmu_now(c, &now, -1);
+    xpmu_sync(&c->m, cpu->env.xpmu_thread, &now);
+    xpmu_publish(c, pmi);
+    qemu_mutex_unlock(&c->lock);
+    xpmu_deliver(c, pmi);
+}
+
+/* Machine reset: the PMU registers take their power-up values. */
+static void xpmu_reset(void *opaque)
+{
+    X86CPU *cpu = opaque;
+    XPMUCore *c = cpu->env.xpmu_core;
+    struct xpmu_now now;
+    bool pmi[XPMU_THREADS];
+
+    qemu_mutex_lock(&c->lock);
+    xpmu_now(c, &now, -1);
+    xpmu_thread_reset(&c->m, cpu->env.xpmu_thread, &now);
+    xpmu_publish(c, pmi);
+    qemu_mutex_unlock(&c->lock);
+}
+
+static const char *xpmu_onoff(bool on)
+{
+    return on ? "on" : "off";
+}
+
+/*
+ * At exit: settle every core and, if XPMU_LEDGER names a file, write the
+ * ledger there. First line: the totals; then one line per victim counter
+ * with non-zero figures.
+ */
+static void xpmu_exit(Notifier *n, void *data)
+{
+    const char *path = getenv("XPMU_LEDGER");
+    uint64_t leaked = 0, settlements = 0, exposed = 0;
+    bool any_on = false, any_off = false;
+    XPMUCore *c;
+    FILE *f;
+
+    QLIST_FOREACH(c, &xpmu_cores, next) {
+        struct xpmu_now now;
+        uint64_t l, s, x;
+
+        qemu_mutex_lock(&c->lock);
+        xpmu_now(c, &now, -1);
+        xpmu_settle(&c->m, &now);
+        xpmu_ledger_totals(&c->m, &l, &s, &x);
+        qemu_mutex_unlock(&c->lock);
+        leaked += l;
+        settlements += s;
+        exposed += x;
+        any_on |= c->m.erratum;
+        any_off |= !c->m.erratum;
+    }
+    if (!path || !*path) {
+        return;
+    }
+    f = fopen(path, "w");
+    if (!f) {
+        error_report("xpmu: cannot write the ledger to %s: %s", path,
+                     strerror(errno));
+        return;
+    }
+    fprintf(f, "xpmu-ledger: leaked=%" PRIu64 " settlements=%" PRIu64
+            " exposed_ns=%" PRIu64 " erratum=%s cores=%u\n",
+            leaked, settlements, exposed,
+            any_on && any_off ? "mixed" : xpmu_onoff(any_on), xpmu_num_cores);
+    QLIST_FOREACH(c, &xpmu_cores, next) {
+        int t, i;
+
+        for (t = 0; t < XPMU_THREADS; t++) {
+            for (i = 0; i < XPMU_NUM_GP; i++) {
+                const struct xpmu_ledger *l = &c->m.ledger[t][i];
+
+                if (!l->leaked && !l->settlements && !l->exposed_ns) {
+                    continue;
+                }
+                fprintf(f, "core=%u socket=%d die=%d core-id=%d thread=%d"
+                        " counter=%d leaked=%" PRIu64 " settlements=%" PRIu64
+                        " exposed_ns=%" PRIu64 "\n", c->index, c->socket_id,
+                        c->die_id, c->core_id, c->pair * 2 + t, i, l->leaked,
+                        l->settlements, l->exposed_ns);
+            }
+        }
+    }
+    if (fclose(f)) {
+        error_report("xpmu: cannot write the ledger to %s: %s", path,
+                     strerror(errno));
+    }
+}
+
+static unsigned int xpmu_display_family(uint32_t version)
+{
+    unsigned int family = (version >> 8) & 0xf;
+
+    return family == 0xf ? family + ((version >> 20) & 0xff) : family;
+}
+
+static unsigned int xpmu_display_model(uint32_t version)
+{
+    return ((version >> 4) & 0xf) | ((version >> 12) & 0xf0);
+}
+
+/**
+ * x86_xpmu_realize() - attach the emulated PMU to a vCPU (TCG)
+ * @cpu: the vCPU, topology ids set, not running yet
+ * @errp: error
+ *
+ * With pmu=on on an Intel CPU model: finds or creates the vCPU's core
+ * (same socket, die, core and thread_id / 2), the erratum model per the
+ * ht-erratum property (auto: on for the affected models). Without pmu=on:
+ * nothing, as before.
+ *
+ * Return: false with @errp set on a configuration error.
+ */
+bool x86_xpmu_realize(X86CPU *cpu, Error **errp)
+{
+    CPUX86State *env = &cpu->env;
+    unsigned int family = xpmu_display_family(env->cpuid_version);
+    unsigned int model = xpmu_display_model(env->cpuid_version);
+    int32_t thread_id = cpu->thread_id >= 0 ? cpu->thread_id : 0;
+    int thr = thread_id % XPMU_THREADS;
+    int32_t pair = thread_id / XPMU_THREADS;
+    bool erratum;
+    XPMUCore *c;
+
+    if (!cpu->enable_pmu || !IS_INTEL_CPU(env)) {
+        if (cpu->ht_erratum == ON_OFF_AUTO_ON) {
+            error_setg(errp, "ht-erratum=on needs pmu=on and an Intel CPU "
+                       "model");
+            return false;
+        }
+        return true;
+    }
+    if (HOST_LONG_BITS != 64) {
+        error_setg(errp, "pmu=on under TCG needs a 64-bit host");
+        return false;
+    }
+    erratum = cpu->ht_erratum == ON_OFF_AUTO_AUTO ?
+              xpmu_model_affected(family, model) :
+              cpu->ht_erratum == ON_OFF_AUTO_ON;
+
+    QLIST_FOREACH(c, &xpmu_cores, next) {
+        if (c->socket_id == cpu->socket_id && c->die_id == cpu->die_id &&
+            c->core_id == cpu->core_id && c->pair == pair) {
+            break;
+        }
+    }
+    if (c && c->cpu[thr]) {
+        error_setg(errp, "pmu: two vCPUs with socket %d die %d core %d "
+                   "thread %d", cpu->socket_id, cpu->die_id, cpu->core_id,
+                   thread_id);
+        return false;
+    }
+    if (c && c->m.erratum != erratum) {
+        error_setg(errp, "ht-erratum=%s on a vCPU whose sibling has "
+                   "ht-erratum=%s", xpmu_onoff(erratum),
+                   xpmu_onoff(c->m.erratum));
+        return false;
+    }
+    if (!c) {
+        c = g_new0(XPMUCore, 1);
+        qemu_mutex_init(&c->lock);
+        xpmu_core_init(&c->m, erratum, qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL));
+        c->socket_id = cpu->socket_id;
+        c->die_id = cpu->die_id;
+        c->core_id = cpu->core_id;
+        c->pair = pair;
+        c->index = xpmu_num_cores++;
+        QLIST_INSERT_HEAD(&xpmu_cores, c, next);
+        if (c->index == 0) {
+            xpmu_exit_notifier.notify = xpmu_exit;
+            qemu_add_exit_notifier(&xpmu_exit_notifier);
+        }
+    }
+
+    env->xpmu_insns = 0;
+    env->xpmu_insn_limit = XPMU_NO_INSNS;
+    env->xpmu_cpl_hook = false;
+    env->xpmu_thread = thr;
+    env->xpmu_timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, xpmu_timer_cb, cpu);
+    qemu_mutex_lock(&c->lock);
+    c->cpu[thr] = cpu;
+    xpmu_thread_attach(&c->m, thr, 0, 0);
+    qemu_mutex_unlock(&c->lock);
+    env->xpmu_core = c;
+    qemu_register_reset(xpmu_reset, cpu);
+    return true;
+}
