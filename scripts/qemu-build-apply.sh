@@ -18,8 +18,8 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-QSRC=${1:-$BUILD/qemu-src}
-PDIR=${2:-$TOP/qemu/patches}
+QSRC=$(realpath -m "${1:-$BUILD/qemu-src}")
+PDIR=$(realpath -m "${2:-$TOP/qemu/patches}")
 NEWROOT=$(cd "$PDIR/.." && pwd)		# qemu/ : new files at their QEMU paths
 list=$PDIR/series
 

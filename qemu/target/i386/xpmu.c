@@ -85,10 +85,13 @@ static void xpmu_publish(XPMUCore *c, bool pmi[XPMU_THREADS])
         env = &c->cpu[t]->env;
         qatomic_set(&env->xpmu_cpl_hook, xpmu_cpl_sensitive(&c->m, t));
         qatomic_set(&env->xpmu_insn_limit, xpmu_insn_deadline(&c->m, t));
+        /* A counting cycle counter keeps its deadline: re-arm on change */
         ns = xpmu_clock_deadline(&c->m, t);
         if (ns == XPMU_NO_NS) {
-            timer_del(env->xpmu_timer);
-        } else {
+            if (timer_pending(env->xpmu_timer)) {
+                timer_del(env->xpmu_timer);
+            }
+        } else if ((int64_t)timer_expire_time_ns(env->xpmu_timer) != ns) {
             timer_mod(env->xpmu_timer, ns);
         }
         pmi[t] = xpmu_take_pmi(&c->m, t);
