@@ -75,10 +75,12 @@ scenario() {
 	[ -e $KNOB ] && echo "$knob" > $KNOB
 	x86pmu-ledger --reset "$a" > /dev/null 2>&1
 	echo "== scenario $s: CPU $a: $l0 for $ticks ticks; CPU $b: $l1 from tick $start1 (tick = $MUX_MS ms${orig_knob:+, ht_bug_workaround=$knob})"
+	# Both start together, so that perf's own start-up (long under
+	# emulation) delays both alike; the second counts from its tick on.
 	perf stat --no-big-num -C "$a" -e "$l0" -o /tmp/s0.txt -- sleep "$(secs "$ticks")" &
 	p0=$!
-	sleep "$(secs "$start1")"
-	perf stat --no-big-num -C "$b" -e "$l1" -o /tmp/s1.txt -- sleep "$(secs $((ticks - start1)))"
+	perf stat --no-big-num -C "$b" -e "$l1" -D $((start1 * MUX_MS)) -o /tmp/s1.txt \
+		-- sleep "$(secs "$ticks")"
 	wait $p0
 	grep -v '^$' /tmp/s0.txt
 	grep -v '^$' /tmp/s1.txt
