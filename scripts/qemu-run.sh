@@ -13,8 +13,7 @@
 # (scripts/kernel-build.sh), perf (scripts/build-perf.sh), the initramfs
 # (scripts/initramfs.sh). Each boot writes build/results/boot-NAME.tap,
 # its console and the emulator's exposure ledger (scripts/boot.sh); the
-# KUnit results of the affected host's boot go to kunit.tap, the stack
-# frames of the scheduling path to kunit-stack.tap.
+# KUnit results of the affected host's boot go to kunit.tap.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -42,7 +41,7 @@ BOOTS=(
 [ $matrix -eq 1 ] || BOOTS=("${BOOTS[0]}")
 
 mkdir -p "$RESULTS"
-rm -f "$RESULTS"/kunit.json "$RESULTS"/kunit.tap "$RESULTS"/kunit-stack.tap \
+rm -f "$RESULTS"/kunit.json "$RESULTS"/kunit.tap \
 	"$RESULTS"/boot-* "$RESULTS"/host-vs-sim.tap
 
 fail() {
@@ -119,27 +118,5 @@ echo "tests on the emulated affected host (Haswell, 1 core x 2 threads):"
 sed -n '/^x86-pmu-selftests: begin/,/^x86-pmu-selftests: end/p' "$console" |
 	sed '1d;$d'
 
-# Stack frames of the scheduling path in the kernel build, from gcc's
-# -fstack-usage (checkstack.pl's figure is shown too: on x86_64 it adds the
-# epilogue's "add $N,%rsp" to the prologue's "sub $N,%rsp", so it doubles).
-frames() {
-	local su=$KBUILD/$1 fn=$2 limit=$3 bytes
-	bytes=$(awk -F'\t' -v fn="$fn" '$1 ~ ":" fn "$" { print $2 }' "$su" 2>/dev/null)
-	if [ -n "$bytes" ] && [ "$bytes" -le "$limit" ]; then
-		echo "ok - kernel stack frame of $fn: $bytes bytes (<= $limit)"
-	else
-		echo "not ok - kernel stack frame of $fn: '$bytes' bytes, limit $limit"
-	fi
-}
-echo
-{
-	frames arch/x86/events/counter_match.su x86_counter_match 768
-	frames arch/x86/events/core.su perf_assign_events 640
-	frames arch/x86/events/core.su x86_schedule_events 256
-} > "$RESULTS/kunit-stack.tap"
-cat "$RESULTS/kunit-stack.tap"
-objdump -d "$KBUILD/arch/x86/events/counter_match.o" |
-	perl "$KSRC/scripts/checkstack.pl" x86_64 0 | sed 's/^/# checkstack.pl: /'
-
-! grep -q '^not ok' "$RESULTS/kunit.tap" "$RESULTS/kunit-stack.tap" || status=1
+! grep -q '^not ok' "$RESULTS/kunit.tap" || status=1
 exit $status
