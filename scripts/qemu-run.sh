@@ -71,6 +71,27 @@ for b in "${BOOTS[@]}"; do
 	echo "   $(grep -c '^ok' "$RESULTS/boot-$name.tap") ok, $(grep -c '^not ok' "$RESULTS/boot-$name.tap") not ok; console in ${RESULTS#"$TOP"/}/boot-$name.console"
 done
 
+# The matrix side by side: results, the emulator's ledger over the whole
+# boot (leaks are expected where a test switches the workaround off),
+# kernel reports.
+if [ $matrix -eq 1 ]; then
+	echo
+	echo "boot matrix (ledger: the emulator's, over the whole boot):"
+	printf '  %-12s %-8s %5s %7s %14s %16s %8s\n' boot kernel ok "not ok" "ledger leaked" "exposed ns" reports
+	for b in "${BOOTS[@]}"; do
+		IFS='|' read -r name kernel _ <<< "$b"
+		f=$RESULTS/boot-$name
+		k=series
+		[ "$kernel" = "$BASE" ] && k=6.12
+		leaked=$(sed -n 's/^xpmu-ledger: leaked=\([0-9]*\).*/\1/p' "$f.ledger" 2>/dev/null)
+		exposed=$(sed -n 's/^xpmu-ledger: .*exposed_ns=\([0-9]*\).*/\1/p' "$f.ledger" 2>/dev/null)
+		reports=$(grep -cE "WARNING:|BUG:|possible circular locking|inconsistent lock state" "$f.console" 2>/dev/null)
+		printf '  %-12s %-8s %5s %7s %14s %16s %8s\n' "$name" "$k" \
+			"$(grep -c '^ok' "$f.tap" 2>/dev/null)" "$(grep -c '^not ok' "$f.tap" 2>/dev/null)" \
+			"${leaked:--}" "${exposed:--}" "$reports"
+	done
+fi
+
 # The simulator's scenarios: the host beside the simulator.
 step "the simulator's scenarios on the emulated host beside the simulator"
 "$TOP/scripts/host-vs-sim.sh" > "$RESULTS/host-vs-sim.tap"
