@@ -99,10 +99,13 @@ ended = "x86-pmu-dmesg: end" in text
 line(ended, "boot reached its end (qemu exit %d, %s s)" % (status, secs))
 
 # Kernel reports anywhere in the console, including the log dump.
-bad = re.compile(r"WARNING:|BUG:|Oops|Kernel panic|Call Trace:|"
-                 r"possible circular locking|inconsistent lock state|"
-                 r"INFO: lockdep|hard LOCKUP|soft lockup|rcu_.*detected stall|"
-                 r"UBSAN:|general protection fault")
+# A report starts its line (after the console's or the log dump's prefix:
+# "# ", "<level>", "[time]"); "RETBleed: WARNING: ..." is a message, not one.
+bad = re.compile(r"^(?:# )?(?:<\d>)?(?:\[\s*[0-9.]+\]\s*)?"
+                 r"(?:WARNING:|BUG:|Oops|Kernel panic|UBSAN:|"
+                 r"general protection fault|watchdog: BUG:)|"
+                 r"Call Trace:|hard LOCKUP|soft lockup|detected stalls?|"
+                 r"possible circular locking|inconsistent lock state")
 seen = [l for l in lines if bad.search(l)]
 if seen:
     for l in seen[:20]:

@@ -85,7 +85,7 @@ if [ $matrix -eq 1 ]; then
 		[ "$kernel" = "$BASE" ] && k=6.12
 		leaked=$(sed -n 's/^xpmu-ledger: leaked=\([0-9]*\).*/\1/p' "$f.ledger" 2>/dev/null)
 		exposed=$(sed -n 's/^xpmu-ledger: .*exposed_ns=\([0-9]*\).*/\1/p' "$f.ledger" 2>/dev/null)
-		reports=$(grep -cE "WARNING:|BUG:|possible circular locking|inconsistent lock state" "$f.console" 2>/dev/null)
+		reports=$(grep -cE '^(# )?(<[0-9]>)?(\[ *[0-9.]+\] *)?(WARNING|BUG):' "$f.console" 2>/dev/null)
 		printf '  %-12s %-8s %5s %7s %14s %16s %8s\n' "$name" "$k" \
 			"$(grep -c '^ok' "$f.tap" 2>/dev/null)" "$(grep -c '^not ok' "$f.tap" 2>/dev/null)" \
 			"${leaked:--}" "${exposed:--}" "$reports"
