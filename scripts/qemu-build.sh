@@ -106,14 +106,16 @@ if [ -d "$QSRC/.git" ] &&
 	echo "QEMU source: Debian qemu $version in $QSRC (reused)"
 else
 	step "downloading the QEMU source package (apt-get source qemu) into $QDL"
-	(cd "$QDL" && apt-get source --download-only -qq qemu) ||
-		die "apt-get source qemu failed"
+	(cd "$QDL" && apt-get source --download-only -qq qemu) > "$QDL/apt-get-source.log" 2>&1 ||
+		{ cat "$QDL/apt-get-source.log"; die "apt-get source qemu failed"; }
 	[ -f "$QDL/$dsc" ] || die "apt-get source did not leave $QDL/$dsc"
 	step "extracting Debian qemu $version (dpkg-source, Debian's patches applied)"
 	tmp=$BUILD/qemu-src.new
 	rm -rf "$tmp"
-	dpkg-source -x "$QDL/$dsc" "$tmp" >/dev/null ||
-		die "dpkg-source -x $QDL/$dsc failed"
+	# (the signature cannot be checked without debian-keyring; apt has
+	# checked the files' hashes against the signed archive index)
+	dpkg-source -x "$QDL/$dsc" "$tmp" > "$QDL/dpkg-source.log" 2>&1 ||
+		{ cat "$QDL/dpkg-source.log"; die "dpkg-source -x $QDL/$dsc failed"; }
 	rm -rf "$tmp/.pc"		# quilt's bookkeeping, not source
 	step "recording the tree as git (tag base) in $QSRC"
 	git -C "$tmp" init -q
@@ -140,7 +142,7 @@ if [ ! -f "$QOBJ/build.ninja" ] ||
 		{ tail -30 "$QOBJ/configure.out"; die "QEMU configure failed (log: $QOBJ/configure.out)"; }
 	echo "$stamp" > "$QOBJ/.xpmu-configure"
 fi
-step "building qemu-system-x86_64 (about 15 minutes the first time on 2 cores, seconds after; log in $QOBJ/build.out)"
+step "building qemu-system-x86_64 (about 5 minutes the first time on 2 idle cores, seconds after; log in $QOBJ/build.out)"
 if ! ninja -C "$QOBJ" -j"$JOBS" qemu-system-x86_64 > "$QOBJ/build.out" 2>&1; then
 	grep -E -A10 -m5 '^FAILED|error:' "$QOBJ/build.out" || tail -40 "$QOBJ/build.out"
 	die "the QEMU build failed (log: $QOBJ/build.out)"

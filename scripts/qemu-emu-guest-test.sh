@@ -86,8 +86,8 @@ guest_tap() {
 
 # check NAME BANNER ERRATUM(on/off/none) LEAK(yes/no/any)
 check() {
-	local name=$1 banner=$2 erratum=$3 leak=$4 con=$OUT/$name.console
-	local ledger=$OUT/$name.ledger summary
+	local name=$1 banner=$2 erratum=$3 leak=$4
+	local con=$OUT/$name.console ledger=$OUT/$name.ledger summary
 
 	ok "$([ "$(cat "$OUT/$name.status")" = 0 ] && echo 1)" \
 		"$name: QEMU exited by itself (status $(cat "$OUT/$name.status"); 124 = timeout)"
@@ -112,7 +112,7 @@ check() {
 	else
 		ok "$([ ! -e "$ledger" ] && echo 1)" "$name: no PMU, no ledger file"
 	fi
-	ok "$(grep -qE 'WARNING:|BUG:|Oops|hard LOCKUP|Kernel panic|Uhhuh\. NMI received' "$con" || echo 1)" \
+	ok "$(grep -qE 'WARNING: CPU:|WARNING: at |BUG:|Oops|hard LOCKUP|Kernel panic|Uhhuh\. NMI received|irq loop stuck' "$con" || echo 1)" \
 		"$name: no warning, BUG, lockup or unknown NMI in the console"
 }
 
