@@ -25,24 +25,27 @@ import re, subprocess, sys
 
 sim, rdir = sys.argv[1], sys.argv[2]
 TOL = 3.0
-# scenario -> (xsu policy for the series, for 6.12)
-SCEN = {1: ("series", "upstream"), 2: ("off", None), 5: ("series", "upstream")}
 
 def host(boot):
-    res, ledger = {}, {}
+    """The scenarios a boot ran: parameters, fractions, ledger."""
     try:
         text = open("%s/boot-%s.console" % (rdir, boot), errors="replace").read()
     except OSError:
-        return None, None
+        return None
+    scen = {}
+    for m in re.finditer(r"^# scenario (\d+) xsu (on|off) ticks (\d+) start1 (\d+) ht0 (\S+) ht1 (\S+)$", text, re.M):
+        scen[int(m.group(1))] = {"xsu": m.group(2), "ticks": m.group(3), "start1": m.group(4),
+                                 "ht0": m.group(5), "ht1": m.group(6), "res": [], "ledger": None}
     for m in re.finditer(r"^# scenario (\d+) thread (\d) event (\S+) running ([0-9.]+)$", text, re.M):
-        res.setdefault(int(m.group(1)), []).append((int(m.group(2)), m.group(3), float(m.group(4))))
-    for m in re.finditer(r"^# scenario (\d+) ledger leaked (\d+) exposed_ns (\d+)$", text, re.M):
-        ledger[int(m.group(1))] = (int(m.group(2)), int(m.group(3)))
-    return res, ledger
+        scen[int(m.group(1))]["res"].append((int(m.group(2)), m.group(3), float(m.group(4))))
+    for m in re.finditer(r"^# scenario (\d+) ledger leaked (-?\d+) exposed_ns (-?\d+)$", text, re.M):
+        scen[int(m.group(1))]["ledger"] = (int(m.group(2)), int(m.group(3)))
+    return scen
 
-def simulate(s, xsu, matcher):
-    out = subprocess.run([sim, "--scenario", str(s), "--xsu", xsu, "--matcher", matcher],
-                         capture_output=True, text=True).stdout
+def simulate(sc, xsu, matcher):
+    cmd = [sim, "--model", "hsw", "--ht0", sc["ht0"], "--ht1", sc["ht1"],
+           "--start1", sc["start1"], "--ticks", sc["ticks"], "--xsu", xsu, "--matcher", matcher]
+    out = subprocess.run(cmd, capture_output=True, text=True).stdout
     res, tid = [], None
     for l in out.splitlines():
         m = re.match(r"HT(\d) ", l)
@@ -51,8 +54,8 @@ def simulate(s, xsu, matcher):
             continue
         m = re.match(r"\s+(\S+)\s+([0-9.]+)%\s+\S+\s+([0-9.]+)%", l)
         if m and tid is not None:
-            res.append((tid, m.group(1), float(m.group(2)), float(m.group(3))))
-    return res
+            res.append((tid, m.group(1), float(m.group(2))))
+    return res, " ".join(cmd[1:])
 
 n = 0
 def tap(ok, what, counts=True):
@@ -64,40 +67,40 @@ def tap(ok, what, counts=True):
     print("%s %d - host vs simulator: %s" % ("ok" if ok else "not ok", n, what))
 
 for boot, series in (("hsw-ht", True), ("hsw-ht-6.12", False)):
-    res, ledger = host(boot)
-    if res is None:
+    scen = host(boot)
+    if scen is None:
         continue
     kernel = "series" if series else "6.12"
-    for s, pols in SCEN.items():
-        xsu = pols[0] if series else pols[1]
-        if xsu is None:
-            continue
+    for s in sorted(scen):
+        sc = scen[s]
+        if sc["xsu"] == "off":
+            xsu = "off"
+        else:
+            xsu = "series" if series else "upstream"
         matcher = "hk" if series else "greedy"
-        h = res.get(s, [])
-        p = simulate(s, xsu, matcher)
-        print("# scenario %d, %s kernel (simulator: %s, XSU %s)" % (s, kernel, matcher, xsu))
+        p, cmd = simulate(sc, xsu, matcher)
+        print("# scenario %d, %s kernel; simulator: x86-pmu-sim %s" % (s, kernel, cmd))
         print("#   thread  event        host   simulator")
         worst = 0.0
         used = [False] * len(p)
-        for tid, ev, frac in h:
+        for tid, ev, frac in sc["res"]:
             k = next((i for i, q in enumerate(p) if not used[i] and q[0] == tid and q[1] == ev), None)
             if k is None:
                 print("#   HT%d     %-12s %5.1f%%  (not in the simulation)" % (tid, ev, frac))
                 worst = 100.0
                 continue
             used[k] = True
-            d = abs(frac - p[k][2])
-            worst = max(worst, d)
+            worst = max(worst, abs(frac - p[k][2]))
             print("#   HT%d     %-12s %5.1f%%  %5.1f%%" % (tid, ev, frac, p[k][2]))
-        if not h:
+        if not sc["res"]:
             worst = 100.0
-        led = ledger.get(s)
+        led = sc["ledger"]
         if led:
-            print("#   emulator ledger: leaked %d, exposed %d ns" % led)
+            print("#   emulator ledger over the scenario: leaked %d, exposed %d ns" % led)
         tap(worst <= TOL, "scenario %d on the %s kernel: every event within %.0f points (largest difference %.1f)"
             % (s, kernel, TOL, worst), series)
-        if series and xsu != "off" and led is not None:
-            tap(led == (0, 0), "scenario %d on the %s kernel: nothing leaked, no exposure (ledger %d, %d ns)"
-                % (s, kernel, led[0], led[1]))
+        if series and xsu != "off":
+            tap(led == (0, 0), "scenario %d on the %s kernel: nothing leaked, no exposure (ledger %s)"
+                % (s, kernel, led))
 print("1..%d" % n)
 PY

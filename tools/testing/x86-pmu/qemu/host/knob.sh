@@ -36,7 +36,7 @@ count() {
 # experiment LABEL: perf stat on both threads at once; prints both outputs
 # and sets $victim.
 experiment() {
-	x86pmu-ledger --reset "$a" > /dev/null 2>&1
+	before=$(x86pmu-ledger "$a" 2>/dev/null)
 	perf stat --no-big-num -C "$a" -e r81d0:u -o /tmp/a.txt -- sleep $SECONDS_EACH &
 	pa=$!
 	perf stat --no-big-num -C "$b" -e r20cc:u -o /tmp/b.txt -- sleep $SECONDS_EACH
@@ -46,12 +46,20 @@ experiment() {
 	grep -v '^$' /tmp/b.txt
 	victim=$(count /tmp/b.txt r20cc:u)
 	loads=$(count /tmp/a.txt r81d0:u)
-	# The emulator's ledger of the core over the experiment, if any.
+	# What the emulator's ledger of the core saw meanwhile, if there is
+	# one (it is never reset: the host reads the whole boot's at exit).
 	exposed=0
-	if ledger=$(x86pmu-ledger "$a" 2>/dev/null); then
-		echo "emulator ledger: $ledger"
-		exposed=$(echo "$ledger" | sed 's/.*exposed_ns=\([0-9]*\).*/\1/')
+	if after=$(x86pmu-ledger "$a" 2>/dev/null); then
+		l0=$(field leaked "$before") l1=$(field leaked "$after")
+		e0=$(field exposed_ns "$before") e1=$(field exposed_ns "$after")
+		exposed=$((e1 - e0))
+		echo "emulator ledger over the experiment: leaked $((l1 - l0)), exposed $exposed ns"
 	fi
+}
+
+# field NAME "k=v ...": the value of NAME.
+field() {
+	echo "$2" | tr ' ' '\n' | sed -n "s/^$1=//p"
 }
 
 status=0

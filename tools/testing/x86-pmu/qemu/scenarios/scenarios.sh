@@ -5,12 +5,19 @@
 # on the emulated host, with perf stat as a user runs it: one perf stat per
 # thread of the core, system-wide on that CPU, with the scenario's event
 # list, start and length. A tick of the simulator is one multiplexing
-# interval, set here to $MUX_MS. For every event it prints the fraction of
-# time the event ran (perf's bracket figure, 100% when perf prints none) as
+# interval, set here to $MUX_MS; every scenario runs $SCALE times as many
+# ticks as the simulator's, so that a tick of timing noise between the two
+# siblings weighs less. Per scenario it prints its parameters, for the
+# simulator to replay:
+#
+#   scenario S xsu on|off ticks T start1 S1 ht0 LIST0 ht1 LIST1
+#
+# for every event the fraction of time it ran (perf's bracket figure, 100%
+# when perf prints none):
 #
 #   scenario S thread T event E running P
 #
-# and, per scenario, what the emulator's ledger saw on the core:
+# and what the emulator's ledger saw on the core meanwhile:
 #
 #   scenario S ledger leaked N exposed_ns T
 #
@@ -20,7 +27,8 @@
 
 KNOB=/sys/bus/event_source/devices/cpu/ht_bug_workaround
 MUX=/sys/bus/event_source/devices/cpu/perf_event_mux_interval_ms
-MUX_MS=${MUX_MS:-50}
+MUX_MS=${MUX_MS:-30}
+SCALE=${SCALE:-3}
 
 set -- $(tr ',-' '  ' < /sys/devices/system/cpu/cpu0/topology/thread_siblings_list)
 a=$1
@@ -65,16 +73,27 @@ fractions() {
 		}' "$3"
 }
 
-# scenario S KNOB LIST0 LIST1 START1 TICKS
+# ledger: the core's leaked count and exposure so far ("0 0" without one).
+ledger() {
+	x86pmu-ledger "$a" 2>/dev/null |
+		sed -n 's/^leaked=\([0-9]*\) exposed_ns=\([0-9]*\).*/\1 \2/p' | grep . ||
+		echo "0 0"
+}
+
+# scenario S KNOB LIST0 LIST1 START1 TICKS (the simulator's ticks)
 scenario() {
-	s=$1 knob=$2 l0=$3 l1=$4 start1=$5 ticks=$6
+	s=$1 knob=$2 l0=$3 l1=$4 start1=$(($5 * SCALE)) ticks=$(($6 * SCALE))
 	if [ "$knob" = 0 ] && [ ! -e $KNOB ]; then
 		echo "scenario $s: skipped, no $KNOB to switch the workaround off"
 		return
 	fi
 	[ -e $KNOB ] && echo "$knob" > $KNOB
-	x86pmu-ledger --reset "$a" > /dev/null 2>&1
+	xsu=on
+	[ "$knob" = 0 ] && xsu=off
+	set -- $(ledger)
+	leaked0=$1 exposed0=$2
 	echo "== scenario $s: CPU $a: $l0 for $ticks ticks; CPU $b: $l1 from tick $start1 (tick = $MUX_MS ms${orig_knob:+, ht_bug_workaround=$knob})"
+	echo "scenario $s xsu $xsu ticks $ticks start1 $start1 ht0 $l0 ht1 $l1"
 	# Both start together, so that perf's own start-up (long under
 	# emulation) delays both alike; the second counts from its tick on.
 	perf stat --no-big-num -C "$a" -e "$l0" -o /tmp/s0.txt -- sleep "$(secs "$ticks")" &
@@ -86,8 +105,8 @@ scenario() {
 	grep -v '^$' /tmp/s1.txt
 	fractions "$s" 0 /tmp/s0.txt
 	fractions "$s" 1 /tmp/s1.txt
-	set -- $(x86pmu-ledger "$a" 2>/dev/null | tr '=' ' ')
-	[ $# -ge 4 ] && echo "scenario $s ledger leaked $2 exposed_ns $4"
+	set -- $(ledger)
+	echo "scenario $s ledger leaked $(($1 - leaked0)) exposed_ns $(($2 - exposed0))"
 }
 
 scenario 1 1 r81d0:u,r08d1:u,r20cc:u r20cc:u,r81d0:u,r08d1:u 30 90
