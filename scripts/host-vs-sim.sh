@@ -37,9 +37,11 @@ def host(boot):
         scen[int(m.group(1))] = {"xsu": m.group(2), "ticks": m.group(3), "start1": m.group(4),
                                  "ht0": m.group(5), "ht1": m.group(6), "res": [], "ledger": None}
     for m in re.finditer(r"^# scenario (\d+) thread (\d) event (\S+) running ([0-9.]+)$", text, re.M):
-        scen[int(m.group(1))]["res"].append((int(m.group(2)), m.group(3), float(m.group(4))))
+        if int(m.group(1)) in scen:
+            scen[int(m.group(1))]["res"].append((int(m.group(2)), m.group(3), float(m.group(4))))
     for m in re.finditer(r"^# scenario (\d+) ledger leaked (-?\d+) exposed_ns (-?\d+)$", text, re.M):
-        scen[int(m.group(1))]["ledger"] = (int(m.group(2)), int(m.group(3)))
+        if int(m.group(1)) in scen:
+            scen[int(m.group(1))]["ledger"] = (int(m.group(2)), int(m.group(3)))
     return scen
 
 def simulate(sc, xsu, matcher):
