@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Tests of the workbench itself, in TAP: a series that does not apply is
-# refused with the patch and file named and the tree left as it was, and a
-# diff may not edit a file that the series adds as a new file.
+# refused with the patch and file named and the tree left as it was, a
+# diff may not edit a file that the series adds as a new file, and the
+# series written back from its applied branch is the series.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -54,5 +55,18 @@ before=$(stat -c %Y "$KSRC/arch/x86/events/core.c")
 rc=$?
 [ $rc -eq 0 ] && [ "$(stat -c %Y "$KSRC/arch/x86/events/core.c")" = "$before" ]
 result $? "re-applying an unchanged series touches no file"
+
+# 4. Writing the series back from its own branch changes nothing: the
+#    patches round-trip through git (scripts/update-series.sh).
+cp -r "$SERIES_DIR" "$tmp/back"
+for f in $(sed -n 's/^[[:space:]]\+//p' "$SERIES_DIR/series"); do
+	mkdir -p "$tmp/top/$(dirname "$f")"
+	cp "$TOP/$f" "$tmp/top/$f"
+done
+SERIES_DIR=$tmp/back FILES_DIR=$tmp/top "$TOP/scripts/update-series.sh" "$KSRC" > "$tmp/out" 2>&1
+rc=$?
+sed 's/^/# /' "$tmp/out"
+[ $rc -eq 0 ] && [ ! -s "$tmp/out" ] && diff -r "$SERIES_DIR" "$tmp/back" > /dev/null
+result $? "update-series.sh writes the applied series back unchanged"
 
 echo "1..$n"

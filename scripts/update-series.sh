@@ -18,6 +18,8 @@ set -euo pipefail
 [ $# -eq 1 ] || { echo "usage: $0 TREE (a git tree whose base..HEAD is the series)" >&2; exit 2; }
 tree=$1
 list=$SERIES_DIR/series
+# Where the new files are written (the repository; tests point elsewhere).
+FILES_DIR=${FILES_DIR:-$TOP}
 
 patches=()
 new_files=()
@@ -56,8 +58,8 @@ done
 for f in "${new_files[@]}"; do
 	tmp=$(mktemp)
 	git -C "$tree" show "HEAD:$f" > "$tmp"
-	if ! cmp -s "$tmp" "$TOP/$f"; then
-		mv "$tmp" "$TOP/$f"
+	if ! cmp -s "$tmp" "$FILES_DIR/$f"; then
+		mv "$tmp" "$FILES_DIR/$f"
 		echo "updated $f"
 	else
 		rm -f "$tmp"
