@@ -53,19 +53,30 @@ ok() {	# ok COND DESCRIPTION
 }
 
 # boot NAME CPU ACCEL CMDLINE-EXTRA INIT-ARGS
+# A boot that dies of the known multi-threaded TCG race (qemu/README.md,
+# "Known issue": Oops: int3 before /init ran) is retried once, saying so.
 boot() {
 	local name=$1 cpu=$2 accel=$3 extra=$4 args=$5
-	local con=$OUT/$name.console ledger=$OUT/$name.ledger
+	local con=$OUT/$name.console ledger=$OUT/$name.ledger try
 
-	rm -f "$con" "$ledger"
-	XPMU_LEDGER=$ledger timeout "$TIMEOUT" "$QEMU" \
-		-L /usr/share/qemu -L /usr/share/seabios -bios qboot.rom \
-		-nodefaults -m 1024 -smp 2,sockets=1,cores=1,threads=2 \
-		-cpu "$cpu" -accel "$accel" \
-		-kernel "$KERNEL" -initrd "$OUT/initramfs.cpio" \
-		-append "console=ttyS0 rdinit=/init panic=-1 msr.allow_writes=on $extra -- $args" \
-		-no-reboot -nographic -serial stdio < /dev/null > "$con" 2>&1
-	echo $? > "$OUT/$name.status"
+	for try in 1 2; do
+		rm -f "$con" "$ledger"
+		XPMU_LEDGER=$ledger timeout "$TIMEOUT" "$QEMU" \
+			-L /usr/share/qemu -L /usr/share/seabios -bios qboot.rom \
+			-nodefaults -m 1024 -smp 2,sockets=1,cores=1,threads=2 \
+			-cpu "$cpu" -accel "$accel" \
+			-kernel "$KERNEL" -initrd "$OUT/initramfs.cpio" \
+			-append "console=ttyS0 rdinit=/init panic=-1 msr.allow_writes=on $extra -- $args" \
+			-no-reboot -nographic -serial stdio < /dev/null > "$con" 2>&1
+		echo $? > "$OUT/$name.status"
+		if [ $try = 1 ] && grep -q 'Oops: int3' "$con" &&
+		   ! grep -q '^TAP version' "$con"; then
+			cp "$con" "$OUT/$name.console.oops"
+			echo "# $name: retried: the boot died of Oops: int3 before /init (known MTTCG race, qemu/README.md; console in $name.console.oops)"
+			continue
+		fi
+		break
+	done
 }
 
 # The guest's TAP, renumbered, prefixed with the host's name
