@@ -47,6 +47,7 @@ cpuarg=()
 start=$(date +%s)
 XPMU_LEDGER=$out.ledger timeout "$QEMU_TIMEOUT" "$QEMU" \
 	-L /usr/share/qemu -L /usr/share/seabios -nodefaults -m 2048 \
+	-accel "tcg,thread=${TCG_THREAD:-single}" \
 	-smp "$smp" "${cpuarg[@]}" \
 	-kernel "$kernel" -initrd "$INITRAMFS" \
 	-append "console=ttyS0 rdinit=/init panic=-1 log_buf_len=8M x86pmu.run=$run $append" \
