@@ -8,7 +8,6 @@
 #   /usr/bin/perf          perf from the tree's tools/perf, static, with the
 #                          JSON event tables (scripts/build-perf.sh)
 #   /tests/perf_events/    the perf_events kselftests of the patched tree
-#   /tests/emulator/       the emulator's own guest test
 #   /tests/host/           the knob experiment on the emulated host (perf
 #                          stat); helper programs as /usr/bin/x86pmu-*
 #   /tests/scenarios/      the simulator's scenarios with perf stat
@@ -52,17 +51,8 @@ for applet in $("$BUSYBOX" --list); do
 	[ -e "$ROOT/bin/$applet" ] || ln -s busybox "$ROOT/bin/$applet"
 done
 
-if [ -x "$BUILD/perf/perf" ]; then
-	cp "$BUILD/perf/perf" "$ROOT/usr/bin/perf"
-fi
-
-if [ -f "$QDIR/emulator_test.c" ]; then
-	mkdir -p "$ROOT/tests/emulator"
-	gcc -static -O2 -Wall -o "$ROOT/tests/emulator/emulator_test" \
-		"$QDIR/emulator_test.c" -lpthread ||
-		fail "the emulator's guest test does not build"
-	echo "timeout=300" > "$ROOT/tests/emulator/settings"
-fi
+[ -x "$BUILD/perf/perf" ] || fail "no perf at build/perf/perf: run scripts/build-perf.sh"
+cp "$BUILD/perf/perf" "$ROOT/usr/bin/perf"
 
 for d in host scenarios; do
 	mkdir -p "$ROOT/tests/$d"

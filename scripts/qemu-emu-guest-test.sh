@@ -10,7 +10,9 @@
 #
 #   haswell         -cpu Haswell,pmu=on (erratum on: auto), 1 core x 2 threads
 #   haswell-off     the same with ht-erratum=off
-#   haswell-single  the same as haswell with -accel tcg,thread=single
+#   haswell-mttcg   the same as haswell with multi-threaded TCG (one host
+#                   thread per vCPU: the per-core lock at work); the others
+#                   run single-threaded, as the boot matrix does
 #   sandybridge     -cpu SandyBridge,pmu=on
 #   ivybridge       -cpu IvyBridge,pmu=on
 #   skylake         -cpu Skylake-Client,pmu=on (unaffected: erratum off)
@@ -18,15 +20,17 @@
 #   watchdog        Haswell with the NMI watchdog on, WATCHDOG_SECS of load
 #
 # Environment: KERNEL (a bzImage with CONFIG_X86_MSR=y, CONFIG_PERF_EVENTS,
-# the hardlockup detector; default build/emu-kernel), RUNS (names above),
+# the hardlockup detector; default the patched kernel of the boot matrix,
+# build/kunit, scripts/kernel-build.sh), RUNS (names above),
 # WATCHDOG_SECS (70), TIMEOUT per boot (600 s). Consoles, TAP and ledgers
 # go to build/qemu-emu-guest/.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
 QEMU=${QEMU:-$BUILD/qemu/qemu-system-x86_64}
-KERNEL=${KERNEL:-$BUILD/emu-kernel/arch/x86/boot/bzImage}
-RUNS=${RUNS:-haswell haswell-off haswell-single sandybridge ivybridge skylake nopmu watchdog}
+KERNEL=${KERNEL:-$KBUILD/arch/x86/boot/bzImage}
+RUNS=${RUNS:-haswell haswell-off haswell-mttcg sandybridge ivybridge skylake nopmu watchdog}
+ST=tcg,thread=single
 WATCHDOG_SECS=${WATCHDOG_SECS:-70}
 TIMEOUT=${TIMEOUT:-600}
 OUT=$BUILD/qemu-emu-guest
@@ -66,7 +70,7 @@ boot() {
 			-nodefaults -m 1024 -smp 2,sockets=1,cores=1,threads=2 \
 			-cpu "$cpu" -accel "$accel" \
 			-kernel "$KERNEL" -initrd "$OUT/initramfs.cpio" \
-			-append "console=ttyS0 rdinit=/init panic=-1 msr.allow_writes=on $extra -- $args" \
+			-append "console=ttyS0 rdinit=/init panic=-1 msr.allow_writes=on kunit.enable=0 $extra -- $args" \
 			-no-reboot -nographic -serial stdio < /dev/null > "$con" 2>&1
 		echo $? > "$OUT/$name.status"
 		if [ $try = 1 ] && grep -q 'Oops: int3' "$con" &&
@@ -133,28 +137,28 @@ echo "# kernel: $KERNEL"
 for run in $RUNS; do
 	case $run in
 	haswell)
-		boot $run Haswell,pmu=on tcg "nmi_watchdog=0" ""
+		boot $run Haswell,pmu=on $ST "nmi_watchdog=0" ""
 		guest_tap $run; check $run "Haswell events" on yes ;;
 	haswell-off)
-		boot $run Haswell,pmu=on,ht-erratum=off tcg "nmi_watchdog=0" ""
+		boot $run Haswell,pmu=on,ht-erratum=off $ST "nmi_watchdog=0" ""
 		guest_tap $run; check $run "Haswell events" off no ;;
-	haswell-single)
-		boot $run Haswell,pmu=on tcg,thread=single "nmi_watchdog=0" ""
+	haswell-mttcg)
+		boot $run Haswell,pmu=on tcg,thread=multi "nmi_watchdog=0" ""
 		guest_tap $run; check $run "Haswell events" on yes ;;
 	sandybridge)
-		boot $run SandyBridge,pmu=on tcg "nmi_watchdog=0" ""
+		boot $run SandyBridge,pmu=on $ST "nmi_watchdog=0" ""
 		guest_tap $run; check $run "SandyBridge events" on yes ;;
 	ivybridge)
-		boot $run IvyBridge,pmu=on tcg "nmi_watchdog=0" ""
+		boot $run IvyBridge,pmu=on $ST "nmi_watchdog=0" ""
 		guest_tap $run; check $run "IvyBridge events" on yes ;;
 	skylake)
-		boot $run Skylake-Client,pmu=on tcg "nmi_watchdog=0" ""
+		boot $run Skylake-Client,pmu=on $ST "nmi_watchdog=0" ""
 		guest_tap $run; check $run "Skylake events" off no ;;
 	nopmu)
-		boot $run Haswell tcg "nmi_watchdog=0" ""
+		boot $run Haswell $ST "nmi_watchdog=0" ""
 		guest_tap $run; check $run "no PMU driver, software events only" none no ;;
 	watchdog)
-		boot $run Haswell,pmu=on tcg "" "--perf --watchdog $WATCHDOG_SECS"
+		boot $run Haswell,pmu=on $ST "" "--perf --watchdog $WATCHDOG_SECS"
 		guest_tap $run; check $run "Haswell events" on any
 		ok "$(grep -q 'NMI watchdog: Enabled. Permanently consumes one hw-PMU counter.' "$OUT/$run.console" && echo 1)" \
 			"$run: NMI watchdog enabled on a hw-PMU counter" ;;

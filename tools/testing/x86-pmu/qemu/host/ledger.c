@@ -6,9 +6,11 @@
  *
  *   leaked=N exposed_ns=T settlements=M erratum=on|off
  *
- * --reset clears the core's ledger first. Exit 4 (skip) where the MSRs do
- * not exist, i.e. not on the emulated host.
+ * --reset clears the core's ledger first. Exit 4 (skip) where there is no
+ * ledger: no architectural PMU (QEMU without pmu=on reads unknown MSRs as
+ * 0 rather than faulting), or the MSRs fault (not the emulated host).
  */
+#include <cpuid.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -30,6 +32,7 @@ static int rd(int fd, uint32_t msr, uint64_t *v)
 int main(int argc, char **argv)
 {
 	uint64_t leaked, exposed, settlements, erratum, zero = 0;
+	unsigned int eax, ebx, ecx, edx;
 	int reset = 0, cpu, fd;
 	char path[64];
 
@@ -43,6 +46,13 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	cpu = atoi(argv[1]);
+	eax = 0;
+	if (__get_cpuid_max(0, NULL) >= 0xa)
+		__cpuid_count(0xa, 0, eax, ebx, ecx, edx);
+	if (!(eax & 0xff)) {
+		fprintf(stderr, "no architectural PMU: no emulator ledger\n");
+		return 4;
+	}
 	snprintf(path, sizeof(path), "/dev/cpu/%d/msr", cpu);
 	fd = open(path, O_RDWR);
 	if (fd < 0) {
