@@ -46,7 +46,8 @@ for i in "${!patches[@]}"; do
 	tmp=$(mktemp)
 	git -C "$tree" log -1 --format=%B "$c" | sed -e :a -e '/^\n*$/{$d;N;ba' -e '}' > "$tmp"
 	echo "---" >> "$tmp"
-	git -C "$tree" diff "$c~1" "$c" -- . "${exclude[@]}" >> "$tmp"
+	# A fixed abbreviation: git shortens hashes by the repository's size.
+	git -C "$tree" -c core.abbrev=9 diff "$c~1" "$c" -- . "${exclude[@]}" >> "$tmp"
 	if ! cmp -s "$tmp" "$pf"; then
 		mv "$tmp" "$pf"
 		echo "updated ${pf#"$TOP"/}"
