@@ -1,31 +1,59 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Apply the series to the base tree as one git commit per patch, on branch
-# 'series' of $KSRC. The commits are built in a private index first; the
-# work tree is only switched once every patch has applied, so a patch that
-# does not apply leaves the tree as it was and nothing half applied is ever
-# built. Files that did not change keep their timestamps, so the kernel
-# build after a second run only rebuilds what the series changed.
+# Apply a series to a base tree as one git commit per patch, on a branch of
+# that tree: by default the kernel series (series/) to Debian's 6.12 tree
+# ($TREE, branch 'series'); scripts/qemu-build.sh applies the emulator's
+# QEMU patches (qemu/patches/) the same way. The commits are built in a
+# private index first; the work tree is only switched once every patch has
+# applied, so a patch that does not apply leaves the tree as it was and
+# nothing half applied is ever built. Files that did not change keep their
+# timestamps, so the build after a second run only rebuilds what the
+# series changed.
 #
-# series/series lists the patches in order; under each, indented, the new
-# files it adds, taken from this repository at their kernel paths. A patch
-# file is its commit message, a line "---", then a diff of upstream files.
+# The list (SERIES/series) names the patches in order; under each,
+# indented, the new files it adds, taken from this repository (FILES/) at
+# their path in the tree. A patch file is its commit message, a line "---",
+# then a diff of existing files of the tree, never of a new file.
+#
+# Usage: apply-series.sh [--tree DIR] [--series DIR] [--files DIR]
+#                        [--branch NAME] [--what WORDS]
+#   defaults: build/linux, series/, the repository's top, 'series', 'patch'
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
+TREE=$KSRC
+FILES=$TOP
+BRANCH=series
+WHAT=patch
+while [ $# -gt 0 ]; do
+	case $1 in
+	--tree) TREE=$(realpath -m "$2") ;;
+	--series) SERIES_DIR=$(realpath -m "$2") ;;
+	--files) FILES=$(realpath -m "$2") ;;
+	--branch) BRANCH=$2 ;;
+	--what) WHAT=$2 ;;
+	*) die "usage: $0 [--tree DIR] [--series DIR] [--files DIR] [--branch NAME] [--what WORDS]" ;;
+	esac
+	shift 2
+done
+# How to name a new file here in messages: its path in this repository.
+rel=${FILES#"$TOP"}
+rel=${rel#/}
+rel=${rel:+$rel/}
+
 list=$SERIES_DIR/series
 [ -f "$list" ] || die "no series list at $list"
-git -C "$KSRC" rev-parse -q --verify base >/dev/null ||
-	die "no base tree in $KSRC: run scripts/prepare-tree.sh"
+git -C "$TREE" rev-parse -q --verify base >/dev/null 2>&1 ||
+	die "no base tree in $TREE (tag 'base')"
 
-index=$KSRC/.git/series-index
+index=$TREE/.git/series-index
 rm -f "$index"
 trap 'rm -f "$index" "$index.msg" "$index.diff" "$index.err"' EXIT
 export GIT_INDEX_FILE=$index
-git -C "$KSRC" read-tree base
+git -C "$TREE" read-tree base
 
-parent=$(git -C "$KSRC" rev-parse base)
+parent=$(git -C "$TREE" rev-parse base)
 patches=()
 declare -A files new_files
 
@@ -47,40 +75,43 @@ done < "$list"
 
 for p in "${patches[@]}"; do
 	pf=$SERIES_DIR/$p
-	[ -f "$pf" ] || die "patch $p is listed in $list but missing"
-	grep -qx -- '---' "$pf" || die "patch $p: no '---' line after the message"
+	[ -f "$pf" ] || die "$WHAT $p is listed in $list but missing"
+	grep -qx -- '---' "$pf" || die "$WHAT $p: no '---' line after the message"
 	sed '/^---$/,$d' "$pf" > "$index.msg"
 	sed '1,/^---$/d' "$pf" > "$index.diff"
 
 	# A new file lives once, in this repository; no diff may touch it.
 	for f in $(sed -n 's|^+++ b/||p' "$index.diff"); do
 		[ -z "${new_files[$f]:-}" ] ||
-			die "patch $p edits $f, a new file of ${new_files[$f]}: edit the file itself"
+			die "$WHAT $p edits $f, a new file of ${new_files[$f]}: edit $rel$f itself"
 	done
 
 	if [ -s "$index.diff" ] &&
-	   ! git -C "$KSRC" apply --cached "$index.diff" 2>"$index.err"; then
+	   ! git -C "$TREE" apply --cached "$index.diff" 2>"$index.err"; then
 		bad=$(sed -n 's/^error: patch failed: \(.*\):[0-9]*$/\1/p; s/^error: \(.*\): does not exist in index$/\1/p; s/^error: \(.*\): already exists in index$/\1/p' "$index.err" | head -1)
 		cat "$index.err" >&2
-		die "patch $p does not apply to ${bad:-the tree} (tree left unchanged)"
+		die "$WHAT $p does not apply to ${bad:-the tree} (tree left unchanged)"
 	fi
 
 	for f in ${files[$p]}; do
-		[ -f "$TOP/$f" ] || die "patch $p: new file $f is missing from the repository"
-		git -C "$KSRC" ls-files --error-unmatch -- "$f" >/dev/null 2>&1 &&
-			die "patch $p: new file $f already exists in the tree"
+		[ -f "$FILES/$f" ] || die "$WHAT $p: new file $rel$f is missing from the repository"
+		git -C "$TREE" ls-files --error-unmatch -- "$f" >/dev/null 2>&1 &&
+			die "$WHAT $p: new file $f already exists in the tree"
 		mode=100644
-		[ -x "$TOP/$f" ] && mode=100755
-		blob=$(git -C "$KSRC" hash-object -w --path="$f" -- "$TOP/$f")
-		git -C "$KSRC" update-index --add --cacheinfo "$mode,$blob,$f"
+		[ -x "$FILES/$f" ] && mode=100755
+		blob=$(git -C "$TREE" hash-object -w --path="$f" -- "$FILES/$f")
+		git -C "$TREE" update-index --add --cacheinfo "$mode,$blob,$f"
 	done
 
-	tree=$(git -C "$KSRC" write-tree)
-	parent=$(git -C "$KSRC" commit-tree "$tree" -p "$parent" -F "$index.msg")
+	tree=$(git -C "$TREE" write-tree)
+	parent=$(git -C "$TREE" commit-tree "$tree" -p "$parent" -F "$index.msg")
 done
 
 unset GIT_INDEX_FILE
-if [ "$(git -C "$KSRC" rev-parse -q --verify HEAD)" != "$parent" ]; then
-	git -C "$KSRC" checkout -q -f -B series "$parent"
+# Switch only when something changed (or the work tree was edited by hand):
+# git rewrites just the files that differ, so only they rebuild.
+if [ "$(git -C "$TREE" rev-parse -q --verify HEAD)" != "$parent" ] ||
+   ! git -C "$TREE" diff --quiet HEAD --; then
+	git -C "$TREE" checkout -q -f -B "$BRANCH" "$parent"
 fi
-echo "series: ${#patches[@]} patches applied as commits base..series ($(git -C "$KSRC" rev-parse --short HEAD))"
+echo "$WHAT series: ${#patches[@]} patches applied as commits base..$BRANCH ($(git -C "$TREE" rev-parse --short=9 HEAD))"

@@ -11,6 +11,8 @@
 #   /tests/host/           the knob experiment on the emulated host (perf
 #                          stat); helper programs as /usr/bin/x86pmu-*
 #   /tests/scenarios/      the simulator's scenarios with perf stat
+#   /tests/stress/         glue_stress: the scheduling glue under random
+#                          events, knob switches and CPU hotplug
 #
 # Which directories a boot runs is on its kernel command line
 # (x86pmu.run=...), see init.c.
@@ -65,6 +67,12 @@ for d in host scenarios; do
 		esac
 	done
 done
+
+# The stress test of the scheduling glue: a test program itself.
+mkdir -p "$ROOT/tests/stress"
+gcc -static -O2 -Wall -o "$ROOT/tests/stress/glue_stress" \
+	"$QDIR/stress/glue_stress.c" -lpthread || fail "glue_stress.c does not build"
+echo "timeout=300" > "$ROOT/tests/stress/settings"
 
 (cd "$ROOT" && find . | cpio -o -H newc --quiet > "$INITRAMFS") ||
 	fail "cannot write the initramfs"

@@ -10,7 +10,7 @@
 #   2. the build dependencies (apt-get install, only what is missing)
 #   3. apt-get source qemu into build/qemu-dl; Debian's patched tree as git
 #      in build/qemu-src, tagged 'base' (reused while the version matches)
-#   4. our patches as commits base..xpmu (scripts/qemu-build-apply.sh)
+#   4. our patches as commits base..xpmu (scripts/apply-series.sh)
 #   5. configure x86_64-softmmu into build/qemu-obj (once), ninja
 #   6. the binary at build/qemu/qemu-system-x86_64 (a symlink)
 #
@@ -129,7 +129,8 @@ else
 fi
 
 # 4. Our patches and new files
-"$TOP/scripts/qemu-build-apply.sh" "$QSRC" "$TOP/qemu/patches"
+"$TOP/scripts/apply-series.sh" --tree "$QSRC" --series "$TOP/qemu/patches" \
+	--files "$TOP/qemu" --branch xpmu --what "QEMU patch"
 
 # 5. Configure once, then build
 stamp="$version ${CONFIGURE[*]}"
