@@ -30,19 +30,7 @@ export PATH=/usr/bin:/bin:$PATH
 # What the static build needs: the compiler and libc.a (build-essential),
 # flex/bison for perf's parsers, python3 for jevents, libelf.a and libz.a.
 PACKAGES=(build-essential flex bison python3 libelf-dev zlib1g-dev file)
-missing=()
-for p in "${PACKAGES[@]}"; do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
-		missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-	SUDO=
-	[ "$(id -u)" -eq 0 ] || SUDO=sudo
-	step "installing ${missing[*]}"
-	export DEBIAN_FRONTEND=noninteractive
-	$SUDO apt-get update -qq
-	$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-fi
+install_missing "${PACKAGES[@]}" || die "cannot install ${PACKAGES[*]}"
 for a in libc.a libelf.a libz.a; do
 	f=$(gcc -print-file-name="$a")
 	[ "$f" != "$a" ] && [ -f "$f" ] ||

@@ -28,3 +28,19 @@ die() {
 	printf 'error: %s\n' "$*" >&2
 	exit 1
 }
+
+# install_missing PACKAGE...: install those of Debian's packages that are
+# not installed yet (as root, or through sudo), saying which.
+install_missing() {
+	local p missing=() sudo=
+	for p in "$@"; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
+			missing+=("$p")
+	done
+	[ ${#missing[@]} -eq 0 ] && return 0
+	[ "$(id -u)" -eq 0 ] || sudo=sudo
+	step "installing ${missing[*]}"
+	DEBIAN_FRONTEND=noninteractive $sudo apt-get update -qq &&
+	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq \
+		--no-install-recommends "${missing[@]}" >/dev/null
+}

@@ -76,16 +76,7 @@ if ! has_source; then
 fi
 
 # 2. Build dependencies
-missing=()
-for p in "${PACKAGES[@]}"; do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
-		missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-	step "installing ${missing[*]}"
-	$SUDO apt-get update -qq
-	$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-fi
+install_missing "${PACKAGES[@]}" || die "cannot install ${PACKAGES[*]}"
 
 # 3. Debian's QEMU source as a git tree tagged base
 mkdir -p "$QDL"

@@ -19,16 +19,4 @@ PACKAGES=(
 	librsvg2-bin		# rsvg-convert: checks that the simulator's SVG renders
 )
 
-missing=()
-for p in "${PACKAGES[@]}"; do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
-		missing+=("$p")
-done
-[ ${#missing[@]} -eq 0 ] && exit 0
-
-SUDO=
-[ "$(id -u)" -eq 0 ] || SUDO=sudo
-step "installing ${missing[*]}"
-export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq
-$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+install_missing "${PACKAGES[@]}"
