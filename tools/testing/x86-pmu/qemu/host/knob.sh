@@ -10,21 +10,9 @@
 # it off. Where the knob is absent (6.12, whose workaround cannot be
 # switched off) the experiment runs once, as the kernel has it.
 
-KNOB=/sys/bus/event_source/devices/cpu/ht_bug_workaround
 SECONDS_EACH=2
 
-set -- $(tr ',-' '  ' < /sys/devices/system/cpu/cpu0/topology/thread_siblings_list)
-a=$1
-b=${2:-}
-if [ -z "$b" ]; then
-	echo "SKIP: CPU 0 has no sibling thread"
-	exit 4
-fi
-
-x86pmu-load "$a" &
-la=$!
-x86pmu-load "$b" &
-lb=$!
+. /tests/host/siblings.sh
 trap 'kill $la $lb 2>/dev/null' EXIT
 
 # count FILE EVENT: the count perf stat printed for EVENT, or -1.

@@ -25,28 +25,15 @@
 # Scenarios: 1 (XSU on, HT1 joins at tick 30), 2 (the same, workaround
 # off), 5 (four corrupting events on HT0, branches on HT1).
 
-KNOB=/sys/bus/event_source/devices/cpu/ht_bug_workaround
 MUX=/sys/bus/event_source/devices/cpu/perf_event_mux_interval_ms
 MUX_MS=${MUX_MS:-30}
 SCALE=${SCALE:-3}
 
-set -- $(tr ',-' '  ' < /sys/devices/system/cpu/cpu0/topology/thread_siblings_list)
-a=$1
-b=${2:-}
-if [ -z "$b" ]; then
-	echo "SKIP: CPU 0 has no sibling thread"
-	exit 4
-fi
-
+. /tests/host/siblings.sh
 orig_mux=$(cat $MUX)
 echo "$MUX_MS" > $MUX
 orig_knob=
 [ -e $KNOB ] && orig_knob=$(cat $KNOB)
-
-x86pmu-load "$a" &
-la=$!
-x86pmu-load "$b" &
-lb=$!
 restore() {
 	kill $la $lb 2>/dev/null
 	echo "$orig_mux" > $MUX
