@@ -88,7 +88,7 @@ for l in lines:
     if m:
         prog = "%s: %s" % m.groups()
         continue
-    m = re.match(r"# (not ok|ok) \d+ (.*)$", l)
+    m = re.match(r"# (not ok|ok) \d+ (?:- )?(.*)$", l)
     if m and prog:
         line(m.group(1) == "ok", "%s: %s" % (prog, m.group(2)), False)
         continue
