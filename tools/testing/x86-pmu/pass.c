@@ -38,7 +38,7 @@ static void xsu_hook_commit(void *ctx, int tid, int cntr, bool corrupting)
 	xsu_commit(ctx, tid, cntr, corrupting);
 }
 
-static void xsu_hook_end(void *ctx, int tid)
+static void xsu_hook_end(void *ctx, int tid, u64 unplaced)
 {
 	xsu_end(ctx, tid);
 }
@@ -95,12 +95,13 @@ static void arb_hook_commit(void *ctx, int tid, int cntr, bool corrupting)
 	xsu_commit(p->xc, tid, cntr, corrupting);
 }
 
-static void arb_hook_end(void *ctx, int tid)
+static void arb_hook_end(void *ctx, int tid, u64 unplaced)
 {
 	struct pass_xsu_arb *p = ctx;
 
 	if (xsu_corrupting_present(p->xc, tid) &&
-	    xsu_arb_end(p->arb, tid, xsu_pass_committed(p->xc, tid),
+	    xsu_arb_end(p->arb, tid, xsu_pass_committed(p->xc, tid) ?
+			0 : unplaced,
 			xsu_held(p->xc, tid), xsu_held(p->xc, tid ^ 1), p->now,
 			p->hold))
 		p->kick[tid ^ 1] = true;
@@ -120,7 +121,7 @@ int pass_run(const struct pass_hooks *hooks, void *ctx, int tid,
 	     struct pass_events *ev, int nr_gp, u64 *dyn, pass_match_fn match,
 	     int *out)
 {
-	u64 masks[64], used = 0;
+	u64 masks[64], used = 0, unplaced = 0;
 	int assign[64], i, nr, left = 0, gpmax = nr_gp;
 	bool irqs = shim_irqs_off;
 
@@ -175,8 +176,11 @@ int pass_run(const struct pass_hooks *hooks, void *ctx, int tid,
 					 ev);
 	}
 
+	for (i = 0; left && i < ev->n; i++)
+		if (assign[i] < 0)
+			unplaced |= 1ULL << i;
 	if (hooks)
-		hooks->end(ctx, tid);
+		hooks->end(ctx, tid, unplaced);
 	shim_irqs_off = irqs;
 	return left;
 }

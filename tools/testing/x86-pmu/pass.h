@@ -37,7 +37,7 @@ struct pass_hooks {
 			 bool corrupting);
 	int (*gpmax)(void *ctx, int tid, int gpmax);
 	void (*commit)(void *ctx, int tid, int cntr, bool corrupting);
-	void (*end)(void *ctx, int tid);
+	void (*end)(void *ctx, int tid, u64 unplaced);	/* events left out */
 	bool fast_path_gpmax;	/* the fast path honours gpmax (the series) */
 };
 

@@ -99,6 +99,10 @@ static void up_nop(void *ctx, int tid)
 {
 }
 
+static void up_end(void *ctx, int tid, u64 unplaced)
+{
+}
+
 static u64 up_constrain(void *ctx, int tid, int idx, u64 mask,
 			bool corrupting)
 {
@@ -135,7 +139,7 @@ static const struct pass_hooks upstream_hooks = {
 	.constrain = up_constrain,
 	.gpmax = up_gpmax,
 	.commit = up_commit,
-	.end = up_nop,
+	.end = up_end,
 };
 
 /* ---- the run ---- */
@@ -222,6 +226,19 @@ static void put(struct sim_state *s, int tid, int e, bool held)
 }
 
 /*
+ * The end of x86_pmu_enable() (intel_pmu_enable_all()): the hardware runs
+ * the placement, and the series' states narrow to it.
+ */
+static void settle(struct sim_state *s, int tid)
+{
+	if (s->xsu != SIM_XSU_SERIES && s->xsu != SIM_XSU_RESEARCH)
+		return;
+	shim_irqs_off = true;
+	xsu_settle(&s->xc, tid);
+	shim_irqs_off = false;
+}
+
+/*
  * One thread's round at tick @t: everything out, rotate (unless this is
  * a reschedule asked for by the sibling: perf_pmu_resched() does not
  * rotate), add back.
@@ -242,8 +259,10 @@ static void thread_turn(struct sim_state *s, int tid, int t, bool resched)
 			th->on[e] = -1;
 		}
 	}
-	if (!enabled_at(cfg, t) || !cfg->n)
+	if (!enabled_at(cfg, t) || !cfg->n) {
+		settle(s, tid);
 		return;
+	}
 
 	if (th->rotate && !resched) {
 		int first = th->order[0];
@@ -288,6 +307,7 @@ static void thread_turn(struct sim_state *s, int tid, int t, bool resched)
 		th->on[idx[k]] = cur[k];
 		th->hw[idx[k]] = cur[k];
 	}
+	settle(s, tid);
 }
 
 /*
@@ -307,6 +327,8 @@ static void kicks(struct sim_state *s, int t)
 			s->glue.kick[tid] = false;
 			s->res->kicks++;
 			thread_turn(s, tid, t, true);
+			/* intel_xsu_kick_fn(): rescheduled as asked */
+			xsu_arb_rescheduled(s->glue.arb, tid);
 			any = true;
 		}
 		if (!any)

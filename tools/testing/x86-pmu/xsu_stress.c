@@ -190,6 +190,12 @@ static void *worker_run(void *arg)
 		if (__atomic_load_n(&want_resched[w->tid], __ATOMIC_ACQUIRE)) {
 			__atomic_store_n(&want_resched[w->tid], 0, __ATOMIC_RELEASE);
 			resched(w);
+			/* intel_xsu_kick_fn(): rescheduled as asked */
+			shim_irqs_off = true;
+			raw_spin_lock(&xc.lock);
+			xsu_arb_rescheduled(&arb, w->tid);
+			raw_spin_unlock(&xc.lock);
+			shim_irqs_off = false;
 		}
 
 		if (w->ev.n < 10 && r % 3) {
@@ -213,6 +219,7 @@ static void *worker_run(void *arg)
 		if (w->ev.n)
 			pass(w, &w->ev);
 		shim_irqs_off = true;
+		xsu_settle(&xc, w->tid);	/* x86_pmu_enable() */
 		xsu_begin(&xc, w->tid);
 		if (xc.thread[w->tid].pass_locked)
 			check_exact(w);

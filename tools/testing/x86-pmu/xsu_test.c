@@ -153,10 +153,16 @@ static void test_release(void)
 	shim_irqs_off = true;
 	xsu_release(&xc, 0, 0);
 	shim_irqs_off = false;
+	/* the event may still count until the hardware is reprogrammed */
+	ok &= xsu_counter_state(&xc, 0, 0) == XSU_SHARED;
+	ok &= pass_schedule(&xc, 1, &b, 4, NULL) == 1;
+	shim_irqs_off = true;
+	xsu_settle(&xc, 0);
+	shim_irqs_off = false;
 	ok &= xsu_counter_state(&xc, 0, 0) == XSU_UNUSED;
 	ok &= !pass_schedule(&xc, 1, &b, 4, NULL);
 	ok &= xsu_counter_state(&xc, 1, 0) == XSU_EXCLUSIVE;
-	tap_result(ok, "release returns the counter to Unused for the sibling");
+	tap_result(ok, "release returns the counter to Unused for the sibling once settled");
 }
 
 static void test_failed_pass(void)
@@ -213,6 +219,12 @@ static void test_switching(void)
 	b.mask[0] = 0xf;
 	ok &= !pass_schedule(&xc, 1, &b, 4, dyn);
 	ok &= dyn[0] == 0xe && b.counter[0] != 0;
+	/* the move keeps c0 marked until the hardware has left it */
+	ok &= xsu_counter_state(&xc, 1, 0) == XSU_SHARED &&
+	      xsu_counter_state(&xc, 1, b.counter[0]) == XSU_SHARED;
+	shim_irqs_off = true;
+	xsu_settle(&xc, 1);
+	shim_irqs_off = false;
 	ok &= xsu_counter_state(&xc, 1, 0) == XSU_UNUSED;
 	tap_result(ok, "switching on starts from the placement on the counters");
 }

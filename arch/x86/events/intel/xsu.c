@@ -16,10 +16,17 @@
  * A scheduling pass on one thread is a transaction on the core's state:
  * xsu_begin() takes the core lock, xsu_constrain() gives each event its
  * dynamic mask from the sibling's states, the caller runs the matcher, then
- * xsu_commit() records every placed event and xsu_end() replaces the
- * thread's states with them and drops the lock. A pass that fails commits
- * nothing, so the thread keeps the states of the events still on its
- * counters; xsu_release() returns the counter of an event that leaves.
+ * xsu_commit() records every placed event and xsu_end() makes them the
+ * thread's placement and drops the lock. A pass that fails commits nothing,
+ * so the thread keeps the placement of the events still on its counters;
+ * xsu_release() takes the counter of an event that leaves out of it.
+ *
+ * The hardware follows a placement only later: the caller moves events and
+ * stops those that left when it re-enables the PMU. Until then the states
+ * the sibling sees keep the old counters as well as the new ones (a move
+ * marks both), and xsu_settle(), called once the hardware runs the
+ * placement, narrows them to it. Neither a move nor a release can show the
+ * sibling a counter Unused while an event still counts on it.
  *
  * Switching the workaround (ht_bug_workaround):
  *
@@ -38,7 +45,8 @@
  *
  * Locking: &xsu_core.lock is a raw spinlock taken with interrupts disabled
  * (the scheduling paths run with them off; the switching and hotplug
- * helpers disable them). It nests inside nothing and nothing nests in it.
+ * helpers disable them). The scheduling paths take it inside perf's
+ * context lock (perf_ctx_lock()); nothing nests inside it.
  */
 #include <linux/bitops.h>
 #include <linux/bug.h>
@@ -200,9 +208,10 @@ EXPORT_SYMBOL_IF_KUNIT(xsu_commit);
  * @xc:  the core's state
  * @tid: the scheduling thread
  *
- * If events were committed and the thread is tracked, its states become
- * exactly the committed placement; a failed pass changes nothing. Drops
- * the lock taken by xsu_begin().
+ * If events were committed and the thread is tracked, they become its
+ * placement, and its states cover the new counters as well as the old ones
+ * until xsu_settle(); a failed pass changes nothing. Drops the lock taken
+ * by xsu_begin().
  *
  * Context: interrupts disabled, on the CPU that called xsu_begin().
  */
@@ -215,8 +224,11 @@ void xsu_end(struct xsu_core *xc, int tid)
 
 	if (t->pass_locked) {
 		if (t->pass_commit && t->tracked) {
-			t->excl = t->pass_excl;
-			t->shared = t->pass_shared & ~t->pass_excl;
+			t->place_excl = t->pass_excl;
+			t->place_shared = t->pass_shared & ~t->pass_excl;
+			t->excl |= t->place_excl;
+			t->shared = (t->shared | t->place_shared) & ~t->excl;
+			t->settle = true;
 		}
 		raw_spin_unlock(&xc->lock);
 	}
@@ -233,9 +245,10 @@ EXPORT_SYMBOL_IF_KUNIT(xsu_end);
  * @tid:  the thread the event ran on
  * @cntr: the counter it was given by the last committed pass
  *
- * The counter becomes Unused for the sibling. Inside a pass this does
- * nothing: the events a failing pass puts back never held a counter, and
- * a successful pass commits the whole placement.
+ * The counter leaves the thread's placement; it becomes Unused for the
+ * sibling at the next xsu_settle(), once the event has stopped. Inside a
+ * pass this does nothing: the events a failing pass puts back never held a
+ * counter, and a successful pass commits the whole placement.
  *
  * Context: interrupts disabled, on the thread's own CPU.
  */
@@ -249,11 +262,43 @@ void xsu_release(struct xsu_core *xc, int tid, int cntr)
 		return;
 
 	raw_spin_lock(&xc->lock);
-	t->excl &= ~BIT_ULL(cntr);
-	t->shared &= ~BIT_ULL(cntr);
+	t->place_excl &= ~BIT_ULL(cntr);
+	t->place_shared &= ~BIT_ULL(cntr);
+	t->settle = true;
 	raw_spin_unlock(&xc->lock);
 }
 EXPORT_SYMBOL_IF_KUNIT(xsu_release);
+
+/**
+ * xsu_settle() - the hardware runs the thread's placement
+ * @xc:  the core's state
+ * @tid: the thread
+ *
+ * The thread's states become exactly its placement: counters it moved away
+ * from or released become Unused for the sibling. Does nothing when the
+ * placement has not changed since the last call.
+ *
+ * Context: interrupts disabled, on the thread's own CPU, outside a pass,
+ * after the hardware was reprogrammed (every moved event stopped on its old
+ * counter, every event that left stopped).
+ */
+void xsu_settle(struct xsu_core *xc, int tid)
+{
+	struct xsu_thread *t = &xc->thread[tid];
+
+	lockdep_assert_irqs_disabled();
+	if (!t->settle || WARN_ON_ONCE(t->in_pass))
+		return;
+
+	t->settle = false;
+	raw_spin_lock(&xc->lock);
+	if (t->tracked) {
+		t->excl = t->place_excl;
+		t->shared = t->place_shared;
+	}
+	raw_spin_unlock(&xc->lock);
+}
+EXPORT_SYMBOL_IF_KUNIT(xsu_settle);
 
 /**
  * xsu_account() - count corrupting events collected on a thread
@@ -297,6 +342,8 @@ void xsu_track(struct xsu_core *xc, int tid, u64 excl, u64 shared)
 	raw_spin_lock_irqsave(&xc->lock, flags);
 	t->excl = excl;
 	t->shared = shared & ~excl;
+	t->place_excl = t->excl;
+	t->place_shared = t->shared;
 	WRITE_ONCE(t->tracked, true);
 	raw_spin_unlock_irqrestore(&xc->lock, flags);
 }
@@ -337,6 +384,8 @@ void xsu_disable(struct xsu_core *xc)
 	for (tid = 0; tid < 2; tid++) {
 		xc->thread[tid].excl = 0;
 		xc->thread[tid].shared = 0;
+		xc->thread[tid].place_excl = 0;
+		xc->thread[tid].place_shared = 0;
 		WRITE_ONCE(xc->thread[tid].tracked, false);
 	}
 	raw_spin_unlock_irqrestore(&xc->lock, flags);
@@ -359,9 +408,12 @@ static void xsu_thread_reset(struct xsu_core *xc, int tid, bool online,
 		WRITE_ONCE(xc->enabled, enabled);
 	t->excl = 0;
 	t->shared = 0;
+	t->place_excl = 0;
+	t->place_shared = 0;
 	WRITE_ONCE(t->tracked, tracked);
 	raw_spin_unlock_irqrestore(&xc->lock, flags);
 
+	t->settle = false;
 	t->nr_corrupting = 0;
 	WRITE_ONCE(xc->corrupting[tid], 0);
 }

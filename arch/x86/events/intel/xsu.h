@@ -28,9 +28,15 @@ enum xsu_state {
 
 /**
  * struct xsu_thread - one hyper-thread's side of a core's XSU state
- * @excl:          counters running a corrupting event (eXclusive)
- * @shared:        counters running another event (Shared)
- * @tracked:       @excl and @shared follow this thread's placements
+ * @excl:          counters the sibling must treat as running a corrupting
+ *                 event (eXclusive)
+ * @shared:        counters it must treat as running another event (Shared)
+ * @place_excl:    the counters of corrupting events in the thread's
+ *                 placement: its last committed pass, less the events that
+ *                 left since
+ * @place_shared:  the counters of its other events in that placement
+ * @tracked:       the states follow this thread's placements
+ * @settle:        the placement changed since the last xsu_settle()
  * @pass_excl:     eXclusive counters of the pass being committed
  * @pass_shared:   Shared counters of the pass being committed
  * @in_pass:       a scheduling pass is running on this thread
@@ -39,13 +45,22 @@ enum xsu_state {
  * @pass_commit:   that pass placed every event and commits them
  * @nr_corrupting: corrupting events collected on this thread
  *
- * @excl, @shared and @tracked are protected by &xsu_core.lock; the pass_*
- * fields, @in_pass and @nr_corrupting belong to the thread's own CPU.
+ * Until the hardware runs a new placement, the states cover both the old
+ * and the new one (xsu_end(), xsu_release()); xsu_settle() then narrows
+ * them to the placement. The sibling thus never sees a counter Unused while
+ * an event is still enabled on it, nor before one is.
+ *
+ * @excl, @shared, the place_* fields and @tracked are protected by
+ * &xsu_core.lock; the pass_* fields, @in_pass, @settle and @nr_corrupting
+ * belong to the thread's own CPU.
  */
 struct xsu_thread {
 	u64		excl;
 	u64		shared;
+	u64		place_excl;
+	u64		place_shared;
 	bool		tracked;
+	bool		settle;
 	u64		pass_excl;
 	u64		pass_shared;
 	bool		in_pass;
@@ -85,6 +100,7 @@ u64 xsu_constrain(struct xsu_core *xc, int tid, u64 static_mask,
 void xsu_commit(struct xsu_core *xc, int tid, int cntr, bool corrupting);
 void xsu_end(struct xsu_core *xc, int tid);
 void xsu_release(struct xsu_core *xc, int tid, int cntr);
+void xsu_settle(struct xsu_core *xc, int tid);
 void xsu_account(struct xsu_core *xc, int tid, int delta);
 
 void xsu_track(struct xsu_core *xc, int tid, u64 excl, u64 shared);
@@ -143,11 +159,12 @@ static inline bool xsu_pass_committed(const struct xsu_core *xc, int tid)
  * @tid: the thread
  *
  * Context: with &xsu_core.lock held (between xsu_begin() and xsu_end()).
- * Return: the counters in state X or S for @tid.
+ * Return: the counters of @tid's placement (its last committed pass, less
+ * the events that left since), which its states cover.
  */
 static inline u64 xsu_held(const struct xsu_core *xc, int tid)
 {
-	return xc->thread[tid].excl | xc->thread[tid].shared;
+	return xc->thread[tid].place_excl | xc->thread[tid].place_shared;
 }
 
 #endif /* _ARCH_X86_EVENTS_INTEL_XSU_H */

@@ -18,9 +18,13 @@
  *    that need a GP counter: they need counters the sibling leaves
  *    Unused, while its other events may share the sibling's Shared ones.
  *    A window without corrupting events was stopped by eXclusive
- *    counters: then all its events that need a GP counter count. The
- *    demand lapses after @hold unless a later failure renews it, which a
- *    waiting thread does every multiplexing interval.
+ *    counters: then all its events that need a GP counter count. Events
+ *    of the window that are already placed count too: they sit on
+ *    counters the sibling does not hold, and a budget of nr_gp - d only
+ *    leaves d such counters, so a demand of the missing events alone
+ *    would let the sibling keep exactly the counters the window already
+ *    has. The demand lapses after @hold unless a later failure renews
+ *    it, which a waiting thread does every multiplexing interval.
  *
  *  - While the sibling has a demand d, a thread may use at most
  *    nr_gp - min(d, nr_gp / 2) GP counters (xsu_arb_gpmax()): the
@@ -30,14 +34,27 @@
  *
  *  - An event tied to particular counters (a PEBS event on counter 1,
  *    say) gains nothing from a budget if the sibling keeps those very
- *    counters: when a window fails on such an event, its counters are
- *    published with the demand, and the sibling's events leave them
- *    alone while the demand lasts (xsu_arb_avoid()).
+ *    counters: when the first event a pass could not place is such an
+ *    event, its counters are published with the demand, and the sibling's
+ *    flexible events leave them alone while the demand lasts
+ *    (xsu_arb_avoid()).
+ *
+ *  - Pinned events are outside the arbitration: the caller applies neither
+ *    the budget nor the avoided counters to a pass that places a pinned
+ *    group, so a sibling's demand never keeps a pinned event off a counter
+ *    (perf would put it into error). A pinned group that fails on the
+ *    sibling's states publishes a demand like any other, so that the
+ *    sibling's flexible events give counters back, and the caller lets it
+ *    retry then (xsu_arb_waits()).
  *
  *  - The thread holding more than its budget, or a counter its waiting
  *    sibling is tied to, may not reschedule on its own (nothing
  *    multiplexes if its events fit): xsu_arb_end() tells the caller to
- *    make it reschedule, once until it does. When that thread then stops
+ *    make it reschedule, once until it has (xsu_arb_rescheduled()). The
+ *    demand stands until then even past its deadline: making another CPU
+ *    reschedule takes an interrupt there, which may come late (a virtual
+ *    CPU that is not running), and a demand lapsed by then would let the
+ *    thread keep every counter. When that thread then stops
  *    at its budget while the sibling still waits, the sibling is told to
  *    retry at once rather than a multiplexing interval later (once per
  *    clock tick, or again only after this thread gave up more counters,
@@ -73,14 +90,12 @@ EXPORT_SYMBOL_IF_KUNIT(xsu_arb_init);
  * xsu_arb_begin() - a scheduling pass starts on @tid
  * @arb: the core's arbitration state
  * @tid: the scheduling thread
- *
- * A pass is the reschedule a kick asked for (or makes it moot).
  */
 void xsu_arb_begin(struct xsu_arb *arb, int tid)
 {
 	arb->n[tid] = 0;
 	arb->corrupting[tid] = 0;
-	arb->kicked[tid] = false;
+	arb->waits[tid] = false;
 }
 EXPORT_SYMBOL_IF_KUNIT(xsu_arb_begin);
 
@@ -110,7 +125,8 @@ EXPORT_SYMBOL_IF_KUNIT(xsu_arb_note);
  * xsu_arb_end() - a scheduling pass ends on @tid
  * @arb:          the core's arbitration state
  * @tid:          the scheduling thread
- * @committed:    the pass placed every event
+ * @unplaced:     the events of the pass it could not place (bit per event
+ *                index), 0 when it placed every event
  * @held:         counters the thread holds (X or S), before this pass
  * @sibling_held: counters the sibling holds (X or S)
  * @now:          the current time
@@ -125,13 +141,15 @@ EXPORT_SYMBOL_IF_KUNIT(xsu_arb_note);
  * until its next pass), or it waits itself while this thread has stopped
  * within its budget (once per clock tick, or again after giving up more).
  */
-bool xsu_arb_end(struct xsu_arb *arb, int tid, bool committed, u64 held,
+bool xsu_arb_end(struct xsu_arb *arb, int tid, u64 unplaced, u64 held,
 		 u64 sibling_held, unsigned long now, unsigned long hold)
 {
-	u64 gp_all = GENMASK_ULL(arb->nr_gp - 1, 0), last;
+	u64 gp_all = GENMASK_ULL(arb->nr_gp - 1, 0), first;
 	int n = arb->n[tid], sib = tid ^ 1, gp = 0, corrupting = 0, used, i;
 
-	if (committed || !n)
+	if (n < X86_MATCH_MAX_EVENTS)
+		unplaced &= BIT_ULL(n) - 1;
+	if (!unplaced)
 		return false;
 
 	/* Too many events for the counters: multiplexing, not XSU. */
@@ -146,10 +164,11 @@ bool xsu_arb_end(struct xsu_arb *arb, int tid, bool committed, u64 held,
 	}
 	arb->demand[tid] = clamp(corrupting ? corrupting : gp, 1, arb->nr_gp);
 	arb->until[tid] = now + hold;
+	arb->waits[tid] = true;
 
-	/* The event the window failed on: the one added last. */
-	last = arb->mask[tid][n - 1] & gp_all;
-	arb->want[tid] = last != gp_all ? last : 0;
+	/* The event it waits for: the first one it could not place. */
+	first = arb->mask[tid][__ffs64(unplaced)] & gp_all;
+	arb->want[tid] = first != gp_all ? first : 0;
 
 	if (!arb->kicked[sib] &&
 	    (hweight64(sibling_held & gp_all) >
@@ -174,3 +193,28 @@ bool xsu_arb_end(struct xsu_arb *arb, int tid, bool committed, u64 held,
 	return false;
 }
 EXPORT_SYMBOL_IF_KUNIT(xsu_arb_end);
+
+/**
+ * xsu_arb_thread_reset() - a thread comes online or goes offline
+ * @arb: the core's arbitration state
+ * @tid: the thread
+ *
+ * It waits for nothing and has been asked for nothing: its demand, what
+ * it was tied to, a pending kick and its retries are forgotten, so that a
+ * thread gone offline holds its sibling back no longer.
+ *
+ * Context: CPU hotplug, on the thread's own CPU with interrupts disabled.
+ */
+void xsu_arb_thread_reset(struct xsu_arb *arb, int tid)
+{
+	arb->demand[tid] = 0;
+	arb->want[tid] = 0;
+	arb->until[tid] = 0;
+	arb->kicked[tid] = false;
+	arb->retried[tid] = 0;
+	arb->retry_held[tid] = 0;
+	arb->waits[tid] = false;
+	arb->n[tid] = 0;
+	arb->corrupting[tid] = 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(xsu_arb_thread_reset);

@@ -19,14 +19,20 @@
 /**
  * struct xsu_arb - who is waiting for counters on a core
  * @demand:  counters thread t last failed to get, 0 if none
- * @want:    the GP counters the event it failed on may use, when they are
- *           not all of them (an event tied to particular counters)
+ * @want:    the GP counters the event it waits for may use (the first one
+ *           its pass could not place), when they are not all of them (an
+ *           event tied to particular counters)
  * @until:   when that demand lapses unless renewed (same clock as @now
  *           arguments, e.g. jiffies)
- * @kicked:  thread t has been asked to reschedule and has not yet
+ * @kicked:  thread t has been asked to reschedule and has not yet: until
+ *           it has (xsu_arb_rescheduled()), the sibling's demand stands
  * @retried: the tick after thread t was last asked to retry, 0: never
  * @retry_held: GP counters this thread held when it last asked thread t to
  *           retry (see xsu_arb_end())
+ * @waits:   thread t's running pass failed for its sibling's states or its
+ *           own budget, not for the number of counters: it published a
+ *           demand, and its sibling will be made to reschedule or to let it
+ *           retry once counters are free
  * @n:       events of thread t's running pass noted so far
  * @mask:    their static counter masks
  * @corrupting: which of them are corrupting events (bit per event)
@@ -41,6 +47,7 @@ struct xsu_arb {
 	bool		kicked[2];
 	unsigned long	retried[2];
 	u8		retry_held[2];
+	bool		waits[2];
 	int		n[2];
 	u64		mask[2][X86_MATCH_MAX_EVENTS];
 	u64		corrupting[2];
@@ -64,11 +71,16 @@ static inline int xsu_arb_budget(int nr_gp, int sibling_demand)
 	return nr_gp - min(sibling_demand, nr_gp / 2);
 }
 
-/* A demand counts until its deadline; wrap-safe like time_before(). */
+/*
+ * A demand counts until its deadline (wrap-safe like time_before()), and
+ * beyond it while the sibling it asked to make room has not rescheduled
+ * yet: the deadline must not pass while the kick is on its way.
+ */
 static inline int xsu_arb_demand(const struct xsu_arb *arb, int tid,
 				 unsigned long now)
 {
-	if (!arb->demand[tid] || (long)(now - arb->until[tid]) >= 0)
+	if (!arb->demand[tid] ||
+	    ((long)(now - arb->until[tid]) >= 0 && !arb->kicked[tid ^ 1]))
 		return 0;
 	return arb->demand[tid];
 }
@@ -104,11 +116,40 @@ static inline u64 xsu_arb_avoid(const struct xsu_arb *arb, int tid,
 	return xsu_arb_demand(arb, tid ^ 1, now) ? arb->want[tid ^ 1] : 0;
 }
 
+/**
+ * xsu_arb_waits() - the pass that just ended waits for the sibling
+ * @arb: the core's arbitration state
+ * @tid: the thread
+ *
+ * Context: after xsu_arb_end() and before the thread's next xsu_arb_begin().
+ * Return: true when the pass failed only because of the sibling (its
+ * states or the budget its demand imposes), so that it may succeed once the
+ * sibling gives counters back.
+ */
+static inline bool xsu_arb_waits(const struct xsu_arb *arb, int tid)
+{
+	return arb->waits[tid];
+}
+
+/**
+ * xsu_arb_rescheduled() - a thread has rescheduled as it was asked to
+ * @arb: the core's arbitration state
+ * @tid: the thread, at the end of the reschedule xsu_arb_end() asked for
+ *
+ * From now on its sibling's demand lapses at its deadline, and the thread
+ * may be asked again.
+ */
+static inline void xsu_arb_rescheduled(struct xsu_arb *arb, int tid)
+{
+	arb->kicked[tid] = false;
+}
+
 void xsu_arb_init(struct xsu_arb *arb, int nr_gp);
 void xsu_arb_begin(struct xsu_arb *arb, int tid);
 void xsu_arb_note(struct xsu_arb *arb, int tid, int idx, u64 static_mask,
 		  bool corrupting);
-bool xsu_arb_end(struct xsu_arb *arb, int tid, bool committed, u64 held,
+bool xsu_arb_end(struct xsu_arb *arb, int tid, u64 unplaced, u64 held,
 		 u64 sibling_held, unsigned long now, unsigned long hold);
+void xsu_arb_thread_reset(struct xsu_arb *arb, int tid);
 
 #endif /* _ARCH_X86_EVENTS_INTEL_XSU_ARB_H */

@@ -197,12 +197,52 @@ static void release_returns_unused(struct kunit *test)
 	xsu_add(&b, 0x1, true);
 	KUNIT_EXPECT_EQ(test, xsu_pass(xc, 1, &b, dyn), 1);
 
+	/* Until the hardware has stopped the event, its counter stays marked. */
 	local_irq_save(flags);
 	xsu_release(xc, 0, a.counter[0]);
+	local_irq_restore(flags);
+	KUNIT_EXPECT_EQ(test, xsu_counter_state(xc, 0, 0), XSU_SHARED);
+	KUNIT_EXPECT_EQ(test, xsu_pass(xc, 1, &b, dyn), 1);
+	local_irq_save(flags);
+	xsu_settle(xc, 0);
 	local_irq_restore(flags);
 	KUNIT_EXPECT_EQ(test, xsu_counter_state(xc, 0, 0), XSU_UNUSED);
 	KUNIT_EXPECT_EQ(test, xsu_pass(xc, 1, &b, dyn), 0);
 	KUNIT_EXPECT_EQ(test, xsu_counter_state(xc, 1, 0), XSU_EXCLUSIVE);
+}
+
+/*
+ * A move marks the old counter and the new one until the hardware has
+ * moved the event: the sibling must not start a corrupting event beside
+ * the old counter meanwhile.
+ */
+static void move_keeps_old_counter_until_settled(struct kunit *test)
+{
+	struct xsu_core *xc = xsu_new(test);
+	struct xsu_window a = { }, b = { };
+	unsigned long flags;
+	u64 dyn[8];
+
+	xsu_add(&a, 0x1, false);
+	KUNIT_ASSERT_EQ(test, xsu_pass(xc, 0, &a, dyn), 0);
+	local_irq_save(flags);
+	xsu_settle(xc, 0);
+	local_irq_restore(flags);
+	/* HT0's event moves from c0 to c1 */
+	a.mask[0] = 0x2;
+	KUNIT_ASSERT_EQ(test, xsu_pass(xc, 0, &a, dyn), 0);
+	KUNIT_EXPECT_EQ(test, a.counter[0], 1);
+	KUNIT_EXPECT_EQ(test, xsu_counter_state(xc, 0, 0), XSU_SHARED);
+	KUNIT_EXPECT_EQ(test, xsu_counter_state(xc, 0, 1), XSU_SHARED);
+	KUNIT_EXPECT_EQ(test, xsu_held(xc, 0), 0x2);
+	xsu_add(&b, 0x1, true);
+	KUNIT_EXPECT_EQ(test, xsu_pass(xc, 1, &b, dyn), 1);
+	KUNIT_EXPECT_EQ(test, dyn[0], 0);
+	local_irq_save(flags);
+	xsu_settle(xc, 0);
+	local_irq_restore(flags);
+	KUNIT_EXPECT_EQ(test, xsu_counter_state(xc, 0, 0), XSU_UNUSED);
+	KUNIT_EXPECT_EQ(test, xsu_pass(xc, 1, &b, dyn), 0);
 }
 
 static void failed_pass_leaves_no_state(struct kunit *test)
@@ -261,6 +301,7 @@ static void switch_on_from_counters(struct kunit *test)
 {
 	struct xsu_core *xc = xsu_new(test);
 	struct xsu_window a = { }, b = { };
+	unsigned long flags;
 	u64 dyn[8];
 
 	xsu_disable(xc);
@@ -281,6 +322,9 @@ static void switch_on_from_counters(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, xsu_pass(xc, 1, &b, dyn), 0);
 	KUNIT_EXPECT_EQ(test, dyn[0], 0xe);
 	KUNIT_EXPECT_NE(test, b.counter[0], 0);
+	local_irq_save(flags);
+	xsu_settle(xc, 1);
+	local_irq_restore(flags);
 	KUNIT_EXPECT_EQ(test, xsu_counter_state(xc, 1, 0), XSU_UNUSED);
 }
 
@@ -380,6 +424,7 @@ static struct kunit_case x86_intel_xsu_cases[] = {
 	KUNIT_CASE(protocol_walkthrough),
 	KUNIT_CASE(static_without_corrupting),
 	KUNIT_CASE(release_returns_unused),
+	KUNIT_CASE(move_keeps_old_counter_until_settled),
 	KUNIT_CASE(failed_pass_leaves_no_state),
 	KUNIT_CASE(switch_off_clears_states),
 	KUNIT_CASE(switch_on_from_counters),
@@ -408,7 +453,7 @@ static void arb_budget_table(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, xsu_arb_budget(8, 7), 4);
 }
 
-/* Thread @tid fails a pass over @n events with @masks. */
+/* Thread @tid fails a pass over @n events with @masks, on the last one. */
 static bool arb_fail(struct xsu_arb *arb, int tid, const u64 *masks,
 		     u64 corrupting, int n, u64 held, u64 sib_held,
 		     unsigned long now)
@@ -418,7 +463,7 @@ static bool arb_fail(struct xsu_arb *arb, int tid, const u64 *masks,
 	xsu_arb_begin(arb, tid);
 	for (i = 0; i < n; i++)
 		xsu_arb_note(arb, tid, i, masks[i], corrupting & BIT_ULL(i));
-	return xsu_arb_end(arb, tid, false, held, sib_held, now, 5);
+	return xsu_arb_end(arb, tid, BIT_ULL(n - 1), held, sib_held, now, 5);
 }
 
 static void arb_demand_and_lapse(struct kunit *test)
@@ -435,13 +480,58 @@ static void arb_demand_and_lapse(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, arb.demand[1], 2);
 	KUNIT_EXPECT_EQ(test, xsu_arb_gpmax(&arb, 0, 4, t0), 2);
 	KUNIT_EXPECT_EQ(test, xsu_arb_gpmax(&arb, 0, 4, t0 + 4), 2);
+	/* Past its deadline, it stands until HT0 has rescheduled as asked. */
+	KUNIT_EXPECT_EQ(test, xsu_arb_gpmax(&arb, 0, 4, t0 + 5), 2);
+	xsu_arb_rescheduled(&arb, 0);
 	KUNIT_EXPECT_EQ(test, xsu_arb_gpmax(&arb, 0, 4, t0 + 5), 4);
 	/* HT1 itself is not held back by its own demand. */
 	KUNIT_EXPECT_EQ(test, xsu_arb_gpmax(&arb, 1, 4, t0), 4);
 	/* A committed pass publishes nothing. */
 	xsu_arb_begin(&arb, 0);
-	KUNIT_EXPECT_FALSE(test, xsu_arb_end(&arb, 0, true, 0, 0, t0, 5));
+	KUNIT_EXPECT_FALSE(test, xsu_arb_end(&arb, 0, 0, 0, 0, t0, 5));
 	KUNIT_EXPECT_EQ(test, arb.demand[0], 0);
+	KUNIT_EXPECT_FALSE(test, xsu_arb_waits(&arb, 0));
+	KUNIT_EXPECT_TRUE(test, xsu_arb_waits(&arb, 1));
+}
+
+/*
+ * The event a thread waits for is the first one its pass left out, not
+ * the last one noted: with scheduling past failures, later events of the
+ * pass may be noted after it.
+ */
+static void arb_want_from_the_failed_event(struct kunit *test)
+{
+	const u64 masks[] = { 0xf, 0x2, 0x4 };
+	struct xsu_arb arb;
+
+	xsu_arb_init(&arb, 4);
+	xsu_arb_begin(&arb, 1);
+	xsu_arb_note(&arb, 1, 0, masks[0], false);
+	xsu_arb_note(&arb, 1, 1, masks[1], false);
+	xsu_arb_note(&arb, 1, 2, masks[2], false);
+	/* HT0 holds c1: the event tied to it is left out, c2's is placed */
+	KUNIT_EXPECT_TRUE(test, xsu_arb_end(&arb, 1, BIT_ULL(1), 0, 0x2, 40, 5));
+	KUNIT_EXPECT_EQ(test, arb.want[1], 0x2);
+	KUNIT_EXPECT_EQ(test, xsu_arb_avoid(&arb, 0, 40), 0x2);
+	/* every GP event of the window counts, placed or not */
+	KUNIT_EXPECT_EQ(test, arb.demand[1], 3);
+}
+
+/* A thread going offline holds its sibling back no longer. */
+static void arb_offline_forgets(struct kunit *test)
+{
+	const u64 masks[] = { 0xf, 0xf };
+	struct xsu_arb arb;
+
+	xsu_arb_init(&arb, 4);
+	KUNIT_EXPECT_TRUE(test, arb_fail(&arb, 1, masks, 0x3, 2, 0, 0xf, 50));
+	KUNIT_EXPECT_EQ(test, xsu_arb_gpmax(&arb, 0, 4, 50), 2);
+	KUNIT_EXPECT_TRUE(test, arb.kicked[0]);
+	xsu_arb_thread_reset(&arb, 1);
+	KUNIT_EXPECT_EQ(test, xsu_arb_gpmax(&arb, 0, 4, 50), 4);
+	KUNIT_EXPECT_EQ(test, xsu_arb_avoid(&arb, 0, 50), 0);
+	xsu_arb_thread_reset(&arb, 0);
+	KUNIT_EXPECT_FALSE(test, arb.kicked[0]);
 }
 
 static void arb_demand_only_when_static_fits(struct kunit *test)
@@ -474,10 +564,14 @@ static void arb_kick_once_and_tied_counters(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, arb.want[1], 0x2);
 	KUNIT_EXPECT_EQ(test, xsu_arb_avoid(&arb, 0, 20), 0x2);
 	KUNIT_EXPECT_EQ(test, xsu_arb_avoid(&arb, 1, 20), 0);
-	/* Kicked once: not again until HT0 starts a pass. */
+	/* Kicked once: not again until HT0 has rescheduled. */
 	KUNIT_EXPECT_FALSE(test, arb_fail(&arb, 1, tied, 0, 2, 0, 0x2, 20));
 	xsu_arb_begin(&arb, 0);
+	KUNIT_EXPECT_FALSE(test, arb_fail(&arb, 1, tied, 0, 2, 0, 0x2, 20));
+	xsu_arb_rescheduled(&arb, 0);
 	KUNIT_EXPECT_TRUE(test, arb_fail(&arb, 1, tied, 0, 2, 0, 0x2, 21));
+	KUNIT_EXPECT_EQ(test, xsu_arb_avoid(&arb, 0, 26), 0x2);
+	xsu_arb_rescheduled(&arb, 0);
 	KUNIT_EXPECT_EQ(test, xsu_arb_avoid(&arb, 0, 26), 0);
 }
 
@@ -508,8 +602,8 @@ static int arb_pass(struct xsu_core *xc, struct xsu_arb *arb, int tid,
 		    struct xsu_window *w, unsigned long now, bool *kick)
 {
 	int assign[8], i, left, gpmax = 4;
+	u64 dyn[8], unplaced = 0;
 	unsigned long flags;
-	u64 dyn[8];
 
 	local_irq_save(flags);
 	xsu_begin(xc, tid);
@@ -526,9 +620,12 @@ static int arb_pass(struct xsu_core *xc, struct xsu_arb *arb, int tid,
 		xsu_commit(xc, tid, assign[i], w->corrupting[i]);
 		w->counter[i] = assign[i];
 	}
+	for (i = 0; left && i < w->n; i++)
+		if (assign[i] < 0)
+			unplaced |= BIT_ULL(i);
 	*kick = xsu_corrupting_present(xc, tid) &&
-		xsu_arb_end(arb, tid, xsu_pass_committed(xc, tid),
-			    xsu_held(xc, tid), xsu_held(xc, tid ^ 1), now, 5);
+		xsu_arb_end(arb, tid, unplaced, xsu_held(xc, tid),
+			    xsu_held(xc, tid ^ 1), now, 5);
 	xsu_end(xc, tid);
 	local_irq_restore(flags);
 	return left;
@@ -571,6 +668,12 @@ static int arb_round(struct xsu_core *xc, struct xsu_arb *arb, int tid,
 	}
 	for (i = 0; i < all->n; i++)
 		all->counter[i] = i < w.n ? w.counter[i] : -1;
+
+	/* x86_pmu_enable(): the hardware runs the placement */
+	local_irq_save(flags);
+	xsu_settle(xc, tid);
+	xsu_arb_rescheduled(arb, tid);
+	local_irq_restore(flags);
 	return w.n;
 }
 
@@ -608,6 +711,8 @@ static struct kunit_case x86_intel_xsu_arb_cases[] = {
 	KUNIT_CASE(arb_demand_only_when_static_fits),
 	KUNIT_CASE(arb_kick_once_and_tied_counters),
 	KUNIT_CASE(arb_retry_bounded),
+	KUNIT_CASE(arb_want_from_the_failed_event),
+	KUNIT_CASE(arb_offline_forgets),
 	KUNIT_CASE(arb_no_starvation),
 	{}
 };
