@@ -281,14 +281,17 @@ EXPORT_SYMBOL_IF_KUNIT(xsu_release);
  * Context: interrupts disabled, on the thread's own CPU, outside a pass,
  * after the hardware was reprogrammed (every moved event stopped on its old
  * counter, every event that left stopped).
+ * Return: true when the sibling failed a pass on counters this call freed
+ * (xsu_wait_settle()): the caller should make it reschedule.
  */
-void xsu_settle(struct xsu_core *xc, int tid)
+bool xsu_settle(struct xsu_core *xc, int tid)
 {
 	struct xsu_thread *t = &xc->thread[tid];
+	bool notify;
 
 	lockdep_assert_irqs_disabled();
 	if (!t->settle || WARN_ON_ONCE(t->in_pass))
-		return;
+		return false;
 
 	t->settle = false;
 	raw_spin_lock(&xc->lock);
@@ -296,9 +299,39 @@ void xsu_settle(struct xsu_core *xc, int tid)
 		t->excl = t->place_excl;
 		t->shared = t->place_shared;
 	}
+	notify = t->notify;
+	t->notify = false;
 	raw_spin_unlock(&xc->lock);
+	return notify;
 }
 EXPORT_SYMBOL_IF_KUNIT(xsu_settle);
+
+/**
+ * xsu_wait_settle() - a failed pass may have met counters being left
+ * @xc:  the core's state
+ * @tid: the scheduling thread, whose pass failed
+ *
+ * When the sibling's states still cover counters outside its placement
+ * (it is between a reschedule and xsu_settle()), the pass may have failed
+ * on counters about to become Unused: the sibling's next xsu_settle() then
+ * reports it, so that this thread can be made to retry.
+ *
+ * Context: between xsu_begin() and xsu_end() of a pass that applies masks.
+ * Return: true when the sibling will report its settling.
+ */
+bool xsu_wait_settle(struct xsu_core *xc, int tid)
+{
+	struct xsu_thread *sib = &xc->thread[tid ^ 1];
+
+	if (!xc->thread[tid].pass_enabled)
+		return false;
+	lockdep_assert_held(&xc->lock);
+	if (sib->excl == sib->place_excl && sib->shared == sib->place_shared)
+		return false;
+	sib->notify = true;
+	return true;
+}
+EXPORT_SYMBOL_IF_KUNIT(xsu_wait_settle);
 
 /**
  * xsu_account() - count corrupting events collected on a thread
@@ -410,6 +443,7 @@ static void xsu_thread_reset(struct xsu_core *xc, int tid, bool online,
 	t->shared = 0;
 	t->place_excl = 0;
 	t->place_shared = 0;
+	t->notify = false;
 	WRITE_ONCE(t->tracked, tracked);
 	raw_spin_unlock_irqrestore(&xc->lock, flags);
 

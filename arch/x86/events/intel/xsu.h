@@ -37,6 +37,8 @@ enum xsu_state {
  * @place_shared:  the counters of its other events in that placement
  * @tracked:       the states follow this thread's placements
  * @settle:        the placement changed since the last xsu_settle()
+ * @notify:        the sibling failed a pass while this thread's states still
+ *                 covered counters it is leaving: tell it once settled
  * @pass_excl:     eXclusive counters of the pass being committed
  * @pass_shared:   Shared counters of the pass being committed
  * @in_pass:       a scheduling pass is running on this thread
@@ -50,7 +52,7 @@ enum xsu_state {
  * them to the placement. The sibling thus never sees a counter Unused while
  * an event is still enabled on it, nor before one is.
  *
- * @excl, @shared, the place_* fields and @tracked are protected by
+ * @excl, @shared, the place_* fields, @notify and @tracked are protected by
  * &xsu_core.lock; the pass_* fields, @in_pass, @settle and @nr_corrupting
  * belong to the thread's own CPU.
  */
@@ -61,6 +63,7 @@ struct xsu_thread {
 	u64		place_shared;
 	bool		tracked;
 	bool		settle;
+	bool		notify;
 	u64		pass_excl;
 	u64		pass_shared;
 	bool		in_pass;
@@ -100,7 +103,8 @@ u64 xsu_constrain(struct xsu_core *xc, int tid, u64 static_mask,
 void xsu_commit(struct xsu_core *xc, int tid, int cntr, bool corrupting);
 void xsu_end(struct xsu_core *xc, int tid);
 void xsu_release(struct xsu_core *xc, int tid, int cntr);
-void xsu_settle(struct xsu_core *xc, int tid);
+bool xsu_settle(struct xsu_core *xc, int tid);
+bool xsu_wait_settle(struct xsu_core *xc, int tid);
 void xsu_account(struct xsu_core *xc, int tid, int delta);
 
 void xsu_track(struct xsu_core *xc, int tid, u64 excl, u64 shared);

@@ -238,11 +238,22 @@ static void move_keeps_old_counter_until_settled(struct kunit *test)
 	xsu_add(&b, 0x1, true);
 	KUNIT_EXPECT_EQ(test, xsu_pass(xc, 1, &b, dyn), 1);
 	KUNIT_EXPECT_EQ(test, dyn[0], 0);
+	/* HT1 failed on a counter HT0 is leaving: HT0 will report settling */
 	local_irq_save(flags);
-	xsu_settle(xc, 0);
+	xsu_begin(xc, 1);
+	KUNIT_EXPECT_TRUE(test, xsu_wait_settle(xc, 1));
+	xsu_end(xc, 1);
+	KUNIT_EXPECT_TRUE(test, xsu_settle(xc, 0));
+	KUNIT_EXPECT_FALSE(test, xsu_settle(xc, 0));
 	local_irq_restore(flags);
 	KUNIT_EXPECT_EQ(test, xsu_counter_state(xc, 0, 0), XSU_UNUSED);
 	KUNIT_EXPECT_EQ(test, xsu_pass(xc, 1, &b, dyn), 0);
+	/* settled: nothing to wait for */
+	local_irq_save(flags);
+	xsu_begin(xc, 0);
+	KUNIT_EXPECT_FALSE(test, xsu_wait_settle(xc, 0));
+	xsu_end(xc, 0);
+	local_irq_restore(flags);
 }
 
 static void failed_pass_leaves_no_state(struct kunit *test)
