@@ -29,10 +29,10 @@ NOKUNIT=kunit.enable=0
 
 # The boot matrix: name|kernel|QEMU -cpu|-smp|test directories|kernel args
 BOOTS=(
-	"hsw-ht|$PATCHED|Haswell,pmu=on|$HT|perf_events,host,scenarios,stress|kunit.enable=1"
-	"hsw-ht-6.12|$BASE|Haswell,pmu=on|$HT|perf_events,host,scenarios,stress|$NOKUNIT"
-	"snb-ht|$PATCHED|SandyBridge,pmu=on|$HT|perf_events,host,stress|$NOKUNIT"
-	"ivb-ht|$PATCHED|IvyBridge,pmu=on|$HT|perf_events,host,stress|$NOKUNIT"
+	"hsw-ht|$PATCHED|Haswell,pmu=on|$HT|perf_events,host,scenarios|kunit.enable=1"
+	"hsw-ht-6.12|$BASE|Haswell,pmu=on|$HT|perf_events,host,scenarios|$NOKUNIT"
+	"snb-ht|$PATCHED|SandyBridge,pmu=on|$HT|perf_events,host|$NOKUNIT"
+	"ivb-ht|$PATCHED|IvyBridge,pmu=on|$HT|perf_events,host|$NOKUNIT"
 	"skl-ht|$PATCHED|Skylake-Client,pmu=on|$HT|perf_events,host|$NOKUNIT"
 	"hsw-noht|$PATCHED|Haswell,pmu=on|$NOHT|perf_events|$NOKUNIT"
 	"nopmu|$PATCHED|-|2|perf_events|$NOKUNIT"
