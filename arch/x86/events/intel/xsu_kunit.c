@@ -53,6 +53,18 @@ static int xsu_pass(struct xsu_core *xc, int tid, struct xsu_window *w,
 	return left;
 }
 
+/* x86_pmu_enable(): the hardware runs thread @tid's placement. */
+static bool xsu_settled(struct xsu_core *xc, int tid)
+{
+	unsigned long flags;
+	bool notify;
+
+	local_irq_save(flags);
+	notify = xsu_settle(xc, tid);
+	local_irq_restore(flags);
+	return notify;
+}
+
 static void xsu_add(struct xsu_window *w, u64 mask, bool corrupting)
 {
 	w->mask[w->n] = mask;
@@ -209,9 +221,7 @@ static void release_returns_unused(struct kunit *test)
 	local_irq_restore(flags);
 	KUNIT_EXPECT_EQ(test, xsu_counter_state(xc, 0, 0), XSU_SHARED);
 	KUNIT_EXPECT_EQ(test, xsu_pass(xc, 1, &b, dyn), 1);
-	local_irq_save(flags);
-	xsu_settle(xc, 0);
-	local_irq_restore(flags);
+	xsu_settled(xc, 0);
 	KUNIT_EXPECT_EQ(test, xsu_counter_state(xc, 0, 0), XSU_UNUSED);
 	KUNIT_EXPECT_EQ(test, xsu_pass(xc, 1, &b, dyn), 0);
 	KUNIT_EXPECT_EQ(test, xsu_counter_state(xc, 1, 0), XSU_EXCLUSIVE);
@@ -231,9 +241,7 @@ static void move_keeps_old_counter_until_settled(struct kunit *test)
 
 	xsu_add(&a, 0x1, false);
 	KUNIT_ASSERT_EQ(test, xsu_pass(xc, 0, &a, dyn), 0);
-	local_irq_save(flags);
-	xsu_settle(xc, 0);
-	local_irq_restore(flags);
+	xsu_settled(xc, 0);
 	/* HT0's event moves from c0 to c1 */
 	a.mask[0] = 0x2;
 	KUNIT_ASSERT_EQ(test, xsu_pass(xc, 0, &a, dyn), 0);
@@ -318,7 +326,6 @@ static void switch_on_from_counters(struct kunit *test)
 {
 	struct xsu_core *xc = xsu_new(test);
 	struct xsu_window a = { }, b = { };
-	unsigned long flags;
 	u64 dyn[8];
 
 	xsu_disable(xc);
@@ -339,9 +346,7 @@ static void switch_on_from_counters(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, xsu_pass(xc, 1, &b, dyn), 0);
 	KUNIT_EXPECT_EQ(test, dyn[0], 0xe);
 	KUNIT_EXPECT_NE(test, b.counter[0], 0);
-	local_irq_save(flags);
-	xsu_settle(xc, 1);
-	local_irq_restore(flags);
+	xsu_settled(xc, 1);
 	KUNIT_EXPECT_EQ(test, xsu_counter_state(xc, 1, 0), XSU_UNUSED);
 }
 
