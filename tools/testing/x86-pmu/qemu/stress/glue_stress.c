@@ -146,6 +146,7 @@ static void load(int ms)
 struct open_event {
 	int fd;
 	bool pinned, grouped, per_cpu;
+	int cpu;
 	uint64_t config;
 	uint64_t last_count, last_enabled, last_running;
 };
@@ -158,8 +159,12 @@ static void check_read(struct open_event *e)
 
 	add(&reads, 1);
 	if (n == 0) {		/* the event is in error */
-		if (e->pinned)
-			add(&pinned_errors, 1);
+		if (e->pinned && __atomic_fetch_add(&pinned_errors, 1,
+						    __ATOMIC_RELAXED) < 5)
+			printf("# pinned event in error: config %#llx, %s, worker of CPU %d on CPU %d, knob %d, %ld switches, %ld hotplugs\n",
+			       (unsigned long long)e->config,
+			       e->per_cpu ? "per CPU" : "per task", e->cpu,
+			       sched_getcpu(), read_knob(), switches, hotplugs);
 		return;
 	}
 	if (n != sizeof(v))
@@ -239,6 +244,7 @@ static void pass(unsigned int *seed, int cpu, bool may_pin)
 		ev[nev].fd = fd;
 		ev[nev].grouped = grouped;
 		ev[nev].per_cpu = per_cpu;
+		ev[nev].cpu = cpu;
 		ev[nev].config = attr.config;
 		ev[nev].last_count = ev[nev].last_enabled = 0;
 		ev[nev].last_running = 0;
@@ -299,6 +305,12 @@ static void *controller(void *arg)
 				add(&leaked_on, l1 - l0);
 				add(&exposed_on, e1 - e0);
 				add(&windows, 1);
+				if (e1 != e0)
+					printf("# window %ld at 1: leaked %llu, exposed %llu ns (core's exposure %llu to %llu ns)\n",
+					       windows, (unsigned long long)(l1 - l0),
+					       (unsigned long long)(e1 - e0),
+					       (unsigned long long)e0,
+					       (unsigned long long)e1);
 			}
 			write_file(KNOB, "0");
 			on = false;
