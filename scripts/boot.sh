@@ -2,12 +2,14 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # One boot of the matrix: start a kernel with the initramfs on the emulated
-# host (our QEMU, build/qemu), keep its console and the emulator's exposure
-# ledger under build/results/, and write TAP for it:
+# host (our QEMU, build/qemu), keep its console, the emulator's exposure
+# ledger and its trace of the writes that exposed a counter (XPMU_TRACE,
+# qemu/README.md; the kernel boots with nokaslr so that the RIPs there
+# read against System.map) under build/results/, and write TAP for it:
 #
 #   boot.sh NAME KERNEL CPU SMP RUN [APPEND...]
 #
-#   NAME    short name: files are build/results/boot-NAME.{console,ledger,tap}
+#   NAME    short name: files are build/results/boot-NAME.{console,ledger,trace,tap}
 #   KERNEL  bzImage to boot
 #   CPU     QEMU -cpu value (e.g. Haswell,pmu=on; "-" for QEMU's default,
 #           which has no PMU)
@@ -45,12 +47,12 @@ cpuarg=()
 [ "$cpu" = - ] || cpuarg=(-cpu "$cpu")
 
 start=$(date +%s)
-XPMU_LEDGER=$out.ledger timeout "$QEMU_TIMEOUT" "$QEMU" \
+XPMU_LEDGER=$out.ledger XPMU_TRACE=$out.trace timeout "$QEMU_TIMEOUT" "$QEMU" \
 	-L /usr/share/qemu -L /usr/share/seabios -nodefaults -m 2048 \
 	-accel "tcg,thread=${TCG_THREAD:-single}" \
 	-smp "$smp" "${cpuarg[@]}" \
 	-kernel "$kernel" -initrd "$INITRAMFS" \
-	-append "console=ttyS0 rdinit=/init panic=-1 log_buf_len=8M x86pmu.run=$run $append" \
+	-append "console=ttyS0 rdinit=/init panic=-1 log_buf_len=8M nokaslr x86pmu.run=$run $append" \
 	-no-reboot -nographic -serial stdio -bios qboot.rom \
 	< /dev/null > "$out.console" 2>&1
 status=$?

@@ -29,10 +29,10 @@ NOKUNIT=kunit.enable=0
 
 # The boot matrix: name|kernel|QEMU -cpu|-smp|test directories|kernel args
 BOOTS=(
-	"hsw-ht|$PATCHED|Haswell,pmu=on|$HT|perf_events,host,scenarios|kunit.enable=1"
-	"hsw-ht-6.12|$BASE|Haswell,pmu=on|$HT|perf_events,host,scenarios|$NOKUNIT"
-	"snb-ht|$PATCHED|SandyBridge,pmu=on|$HT|perf_events,host|$NOKUNIT"
-	"ivb-ht|$PATCHED|IvyBridge,pmu=on|$HT|perf_events,host|$NOKUNIT"
+	"hsw-ht|$PATCHED|Haswell,pmu=on|$HT|perf_events,host,scenarios,stress|kunit.enable=1"
+	"hsw-ht-6.12|$BASE|Haswell,pmu=on|$HT|perf_events,host,scenarios,stress|$NOKUNIT"
+	"snb-ht|$PATCHED|SandyBridge,pmu=on|$HT|perf_events,host,stress|$NOKUNIT"
+	"ivb-ht|$PATCHED|IvyBridge,pmu=on|$HT|perf_events,host,stress|$NOKUNIT"
 	"skl-ht|$PATCHED|Skylake-Client,pmu=on|$HT|perf_events,host|$NOKUNIT"
 	"hsw-noht|$PATCHED|Haswell,pmu=on|$NOHT|perf_events|$NOKUNIT"
 	"nopmu|$PATCHED|-|2|perf_events|$NOKUNIT"
@@ -120,6 +120,35 @@ if [ $matrix -eq 1 ]; then
 		printf '  %-12s %-8s %5s %7s %14s %16s %8s\n' "$name" "$k" \
 			"$(grep -c '^ok' "$f.tap" 2>/dev/null)" "$(grep -c '^not ok' "$f.tap" 2>/dev/null)" \
 			"${leaked:--}" "${exposed:--}" "$reports"
+	done
+fi
+
+# The glue stress of each boot that ran it, side by side (glue_stress.c):
+# what it did and what it found; 6.12 has no knob, so its ledger covers the
+# whole run.
+if [ $matrix -eq 1 ]; then
+	echo
+	echo "glue stress (stress/glue_stress, 60 s per boot):"
+	printf '  %-12s %-8s %6s %9s %9s %9s %22s %14s %12s %8s\n' boot kernel lists events switches hotplugs \
+		"ledger at 1: leaked" "exposed ns" "pinned error" "run>en"
+	for b in "${BOOTS[@]}"; do
+		IFS='|' read -r name kernel _ _ run _ <<< "$b"
+		[[ ",$run," = *,stress,* ]] || continue
+		k=series
+		[ "$kernel" = "$BASE" ] && k=6.12
+		python3 - "$RESULTS/boot-$name.console" "$name" "$k" <<'PY'
+import re, sys
+text = open(sys.argv[1], errors="replace").read()
+def find(pat, default="-"):
+    m = re.search(pat, text)
+    return m.groups() if m else (default,) * re.compile(pat).groups
+lists, events, switches, hotplugs = find(r"# \d+ s: (\d+) event lists, (\d+) events .*?, (\d+) knob switches, (\d+) hotplugs")
+leaked, exposed = find(r"ledger with the workaround on \(\d+ windows?\): leaked (\d+), exposed (\d+) ns")
+pinned, = find(r"no pinned event put into error \(\d+ pinned events, (\d+) errors\)")
+runen, = find(r"time_running <= time_enabled \(\d+ reads(?:, (\d+) not)?\)", "0")
+print("  %-12s %-8s %6s %9s %9s %9s %22s %14s %12s %8s" % (sys.argv[2], sys.argv[3], lists,
+      events, switches, hotplugs, leaked, exposed, pinned, runen or "0"))
+PY
 	done
 fi
 

@@ -146,6 +146,42 @@ bool xpmu_gp_enabled(const struct xpmu_core *c, int thr, int i)
            (t->global_ctrl & (UINT64_C(1) << i));
 }
 
+/*
+ * The erratum's condition: a corrupting event enabled on GP counter @i of
+ * thread @thr while the sibling's counter @i is enabled too.
+ */
+static bool exposes(const struct xpmu_core *c, int thr, int i)
+{
+    return xpmu_gp_enabled(c, thr, i) && c->t[thr].gp_event[i]->corrupting &&
+           xpmu_gp_enabled(c, 1 - thr, i);
+}
+
+/**
+ * xpmu_exposed_pairs() - the counters exposed to the erratum right now
+ * @c: the core
+ *
+ * Return: bit XPMU_NUM_GP * thr + i set when a corrupting event on GP
+ * counter i of thread thr can leak into the sibling's counter i (whether
+ * or not the erratum model is on); 0 without a sibling.
+ */
+uint64_t xpmu_exposed_pairs(const struct xpmu_core *c)
+{
+    uint64_t pairs = 0;
+    int thr, i;
+
+    if (!c->t[0].present || !c->t[1].present) {
+        return 0;
+    }
+    for (thr = 0; thr < XPMU_THREADS; thr++) {
+        for (i = 0; i < XPMU_NUM_GP; i++) {
+            if (exposes(c, thr, i)) {
+                pairs |= UINT64_C(1) << (XPMU_NUM_GP * thr + i);
+            }
+        }
+    }
+    return pairs;
+}
+
 static bool gp_counting(const struct xpmu_core *c, int thr, int i)
 {
     const struct xpmu_thread *t = &c->t[thr];
@@ -290,9 +326,7 @@ void xpmu_settle(struct xpmu_core *c, const struct xpmu_now *now)
             for (i = 0; i < XPMU_NUM_GP; i++) {
                 struct xpmu_ledger *l = &c->ledger[sib][i];
 
-                if (!xpmu_gp_enabled(c, thr, i) ||
-                    !c->t[thr].gp_event[i]->corrupting ||
-                    !xpmu_gp_enabled(c, sib, i)) {
+                if (!exposes(c, thr, i)) {
                     continue;
                 }
                 l->exposed_ns += dns;

@@ -262,6 +262,7 @@ bool xpmu_cpl_sensitive(const struct xpmu_core *c, int thr);
 int64_t xpmu_clock_deadline(const struct xpmu_core *c, int thr);
 uint64_t xpmu_insn_deadline(const struct xpmu_core *c, int thr);
 bool xpmu_gp_enabled(const struct xpmu_core *c, int thr, int i);
+uint64_t xpmu_exposed_pairs(const struct xpmu_core *c);
 void xpmu_ledger_totals(const struct xpmu_core *c, uint64_t *leaked,
                         uint64_t *settlements, uint64_t *exposed_ns);
 

@@ -203,6 +203,61 @@ int x86_xpmu_rdmsr(CPUX86State *env, uint32_t msr, uint64_t *val)
     return r;
 }
 
+/*
+ * XPMU_TRACE=FILE: one line per WRMSR that exposes a counter to the erratum
+ * (xpmu_exposed_pairs() gains a bit), with the virtual time, the writing
+ * thread and its RIP, the MSR and value, the exposed pairs before and
+ * after (bit 4 * thread + counter: the thread of the corrupting event),
+ * the core's exposure so far, the sibling's RIP and both threads' event
+ * selects. A leak with the workaround on is then traced to the kernel
+ * code that enabled the counter (boot with nokaslr and read System.map).
+ * Buffered; written out at exit.
+ */
+static FILE *xpmu_trace;
+
+static void xpmu_trace_open(void)
+{
+    static bool done;
+    const char *path;
+
+    if (done) {
+        return;
+    }
+    done = true;
+    path = getenv("XPMU_TRACE");
+    if (!path || !*path) {
+        return;
+    }
+    xpmu_trace = fopen(path, "w");
+    if (!xpmu_trace) {
+        error_report("xpmu: cannot write the trace to %s: %s", path,
+                     strerror(errno));
+        return;
+    }
+    setvbuf(xpmu_trace, NULL, _IOFBF, 1 << 20);
+}
+
+/* With the core's lock held, after a WRMSR that exposed new pairs. */
+static void xpmu_trace_exposure(XPMUCore *c, CPUX86State *env, uint32_t msr,
+                                uint64_t val, uint64_t before, uint64_t after)
+{
+    const struct xpmu_thread *t0 = &c->m.t[0], *t1 = &c->m.t[1];
+    X86CPU *sib = c->cpu[1 - env->xpmu_thread];
+    uint64_t leaked, settlements, exposed;
+
+    xpmu_ledger_totals(&c->m, &leaked, &settlements, &exposed);
+    fprintf(xpmu_trace, "ns=%" PRId64 " core=%u thread=%d rip=%#" PRIx64
+            " msr=%#x val=%#" PRIx64 " pairs=%#" PRIx64 "->%#" PRIx64
+            " exposed_ns=%" PRIu64 " sibling_rip=%#" PRIx64
+            " evtsel0=%" PRIx64 ",%" PRIx64 ",%" PRIx64 ",%" PRIx64
+            " evtsel1=%" PRIx64 ",%" PRIx64 ",%" PRIx64 ",%" PRIx64 "\n",
+            qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL), c->index,
+            env->xpmu_thread, (uint64_t)env->eip, msr, val, before, after,
+            exposed, sib ? (uint64_t)sib->env.eip : 0,
+            t0->evtsel[0], t0->evtsel[1], t0->evtsel[2], t0->evtsel[3],
+            t1->evtsel[0], t1->evtsel[1], t1->evtsel[2], t1->evtsel[3]);
+}
+
 /**
  * x86_xpmu_wrmsr() - WRMSR of an emulated PMU or ledger MSR
  * @env: the vCPU
@@ -223,7 +278,17 @@ int x86_xpmu_wrmsr(CPUX86State *env, uint32_t msr, uint64_t val)
     }
     qemu_mutex_lock(&c->lock);
     xpmu_now(c, &now, xpmu_cpl(env));
-    r = xpmu_wrmsr(&c->m, env->xpmu_thread, &now, msr, val);
+    if (xpmu_trace) {
+        uint64_t before = xpmu_exposed_pairs(&c->m), after;
+
+        r = xpmu_wrmsr(&c->m, env->xpmu_thread, &now, msr, val);
+        after = xpmu_exposed_pairs(&c->m);
+        if (after & ~before) {
+            xpmu_trace_exposure(c, env, msr, val, before, after);
+        }
+    } else {
+        r = xpmu_wrmsr(&c->m, env->xpmu_thread, &now, msr, val);
+    }
     xpmu_publish(c, pmi);
     qemu_mutex_unlock(&c->lock);
     xpmu_deliver(c, pmi);
@@ -294,9 +359,9 @@ static const char *xpmu_onoff(bool on)
 }
 
 /*
- * At exit: settle every core and, if XPMU_LEDGER names a file, write the
- * ledger there. First line: the totals; then one line per victim counter
- * with non-zero figures.
+ * At exit: settle every core, close the trace (XPMU_TRACE) and, if
+ * XPMU_LEDGER names a file, write the ledger there. First line: the
+ * totals; then one line per victim counter with non-zero figures.
  */
 static void xpmu_exit(Notifier *n, void *data)
 {
@@ -320,6 +385,10 @@ static void xpmu_exit(Notifier *n, void *data)
         exposed += x;
         any_on |= c->m.erratum;
         any_off |= !c->m.erratum;
+    }
+    if (xpmu_trace) {
+        fclose(xpmu_trace);
+        xpmu_trace = NULL;
     }
     if (!path || !*path) {
         return;
@@ -440,6 +509,7 @@ bool x86_xpmu_realize(X86CPU *cpu, Error **errp)
         if (c->index == 0) {
             xpmu_exit_notifier.notify = xpmu_exit;
             qemu_add_exit_notifier(&xpmu_exit_notifier);
+            xpmu_trace_open();
         }
     }
 

@@ -493,6 +493,10 @@ static void test_leak_enable_matrix(void)
                 wr_ok(a, XPMU_MSR_GLOBAL_CTRL, a_gl ? 0xf : 0xb);
                 wr_ok(b, EVTSEL(2), (b_en ? EN : 0) | USR | OS | EV_LBR);
                 wr_ok(b, XPMU_MSR_GLOBAL_CTRL, b_gl ? 0xf : 0xb);
+                /* exposure as the trace reports it, erratum on or off */
+                CHECK_EQ(xpmu_exposed_pairs(&core),
+                         a_en && a_gl && b_en && b_gl ?
+                         UINT64_C(1) << (XPMU_NUM_GP * a + 2) : 0);
                 step(a, 300, 50);
                 CHECK_EQ(rd(b, PMC(2)), leak ? 100 : 0);
                 CHECK_EQ(rd(a, PMC(2)), a_en && a_gl ? 100 : 0);

@@ -3,7 +3,8 @@
  * glue_stress [SECONDS [SEED]]: stress the kernel's scheduling glue on the
  * emulated affected host (two sibling threads of one core) with real perf
  * events, while ht_bug_workaround is switched and the second thread goes
- * offline and online.
+ * offline and online. 60 s and seed 1 by default, or what
+ * "x86pmu.stress=SECONDS[,SEED]" on the kernel command line says.
  *
  * Workers on both siblings open, enable, read, disable and close random
  * event lists: corrupting (0xd0-0xd3) and other raw events, generic
@@ -21,6 +22,11 @@
  *  - at the end, with everything closed, each thread can run four pinned
  *    corrupting events at once, which needs every counter of its sibling
  *    Unused: no XSU state outlived the events.
+ *
+ * Each failure is printed as it happens: the pinned event in error, the
+ * read with time_running above time_enabled, the period at 1 that exposed
+ * a counter with the core's exposure before and after it (the emulator's
+ * trace line that opened it has the first figure, qemu/README.md).
  *
  * The kernel log is checked by the boot (scripts/boot.sh). Exit 4 (skip)
  * without a core PMU or a sibling thread.
@@ -416,10 +422,31 @@ static void tap(bool ok, const char *fmt, ...)
 	failed += !ok;
 }
 
+/* "x86pmu.stress=SECONDS[,SEED]" on the kernel command line, if any. */
+static void from_cmdline(int *secs, unsigned int *seed)
+{
+	char buf[4096], *p;
+	int fd = open("/proc/cmdline", O_RDONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return;
+	buf[n] = '\0';
+	for (p = strstr(buf, "x86pmu.stress="); p;
+	     p = strstr(p + 1, "x86pmu.stress=")) {
+		if (p == buf || p[-1] == ' ')
+			sscanf(p + 14, "%d,%u", secs, seed);
+	}
+}
+
 int main(int argc, char **argv)
 {
-	int secs = argc > 1 ? atoi(argv[1]) : 60;
-	unsigned int seed = argc > 2 ? atoi(argv[2]) : 1, cseed, hseed;
+	int secs = 60;
+	unsigned int seed = 1, cseed, hseed;
 	struct worker w[2 * WORKERS_PER_CPU];
 	pthread_t ctl, hp;
 	int orig_knob, i, free0, free1;
@@ -428,6 +455,11 @@ int main(int argc, char **argv)
 	double t0;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	from_cmdline(&secs, &seed);
+	if (argc > 1)
+		secs = atoi(argv[1]);
+	if (argc > 2)
+		seed = atoi(argv[2]);
 	if (access("/sys/bus/event_source/devices/cpu", F_OK)) {
 		printf("SKIP: no core PMU\n");
 		return 4;
