@@ -20,13 +20,14 @@ RUNS=5
 MIN_PCT=90
 
 . /tests/host/siblings.sh
+orig=
+pb=
+trap 'kill $la $lb $pb 2>/dev/null; [ -n "$orig" ] && echo "$orig" > "$KNOB"' EXIT
 if [ ! -w "$KNOB" ]; then
 	echo "SKIP: no $KNOB (the erratum cannot occur, or the kernel cannot switch the workaround)"
 	exit 4
 fi
 orig=$(cat "$KNOB")
-pb=
-trap 'kill $la $lb $pb 2>/dev/null; echo "$orig" > "$KNOB"' EXIT
 
 # pct FILE EVENT: the share of its enabled time EVENT ran, in percent
 # (100 when perf stat prints none), or -1 when it was not counted.
