@@ -68,6 +68,10 @@ for d in host scenarios; do
 	done
 done
 
+# perf stat under TCG, beside another boot on the same cores, takes seconds
+# per run: the host tests get more than the runner's default 120 s.
+echo "timeout=300" > "$ROOT/tests/host/settings"
+
 # The stress test of the scheduling glue: a test program itself.
 mkdir -p "$ROOT/tests/stress"
 gcc -static -O2 -Wall -o "$ROOT/tests/stress/glue_stress" \

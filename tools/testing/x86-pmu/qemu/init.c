@@ -14,6 +14,7 @@
  */
 #define _GNU_SOURCE
 #include <dirent.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,9 +50,29 @@ static int timeout_of(const char *dir)
 	return t;
 }
 
-/* Run one program, its output prefixed with "# "; returns wait status. */
+/* The process group of the program running, and whether it timed out. */
+static volatile sig_atomic_t running_pgid, timed_out;
+
+/*
+ * The timeout kills the program's whole process group: a script killed
+ * alone would leave its background programs holding the output pipe open,
+ * and the boot would wait for them until QEMU's own timeout.
+ */
+static void on_alarm(int sig)
+{
+	if (running_pgid > 0) {
+		timed_out = 1;
+		kill(-running_pgid, SIGKILL);
+	}
+}
+
+/*
+ * Run one program in a process group of its own, its output prefixed with
+ * "# "; returns its wait status (killed by SIGKILL after @timeout seconds).
+ */
 static int run(const char *dir, const char *name, int timeout)
 {
+	struct sigaction sa = { .sa_handler = on_alarm, .sa_flags = SA_RESTART };
 	char line[1024];
 	int pipefd[2], status;
 	pid_t pid;
@@ -63,16 +84,21 @@ static int run(const char *dir, const char *name, int timeout)
 	if (pid < 0)
 		return -1;
 	if (!pid) {
+		setpgid(0, 0);
 		dup2(pipefd[1], 1);
 		dup2(pipefd[1], 2);
 		close(pipefd[0]);
 		close(pipefd[1]);
 		if (chdir(dir))
 			_exit(127);
-		alarm(timeout);
 		execl(name, name, (char *)NULL);
 		_exit(127);
 	}
+	setpgid(pid, pid);
+	running_pgid = pid;
+	timed_out = 0;
+	sigaction(SIGALRM, &sa, NULL);
+	alarm(timeout);
 	close(pipefd[1]);
 	out = fdopen(pipefd[0], "r");
 	while (out && fgets(line, sizeof(line), out))
@@ -80,6 +106,10 @@ static int run(const char *dir, const char *name, int timeout)
 	if (out)
 		fclose(out);
 	waitpid(pid, &status, 0);
+	alarm(0);
+	running_pgid = 0;
+	if (timed_out)
+		printf("# timed out after %d s: process group killed\n", timeout);
 	return status;
 }
 

@@ -7,8 +7,10 @@
 #
 #   perf stat -C A -e '{branches:u,branch-misses:u}:D' -- sleep 1
 #
-# runs $RUNS times. The group's events are not corrupting, so they may not
-# share a counter index with the sibling's corrupting events. 6.12 halves
+# runs $RUNS times (PINNED_RUNS from the environment, which the kernel
+# command line sets for /init: PINNED_RUNS=40). The group's events are
+# not corrupting, so they may not share a counter index with the
+# sibling's corrupting events. 6.12 halves
 # the GP counters of both threads while a corrupting event is present, so
 # the group always finds two; the series must get them back from the
 # sibling (its arbitration, and -EBUSY so that the pinned group waits
@@ -17,7 +19,7 @@
 # Where the erratum cannot occur (no knob) the sibling blocks nothing and
 # the same must hold.
 
-RUNS=5
+RUNS=${PINNED_RUNS:-5}
 MIN_PCT=90
 
 . /tests/host/siblings.sh
@@ -69,8 +71,23 @@ while [ $i -le $RUNS ]; do
 	i=$((i + 1))
 done
 kill -INT $pb 2>/dev/null
-sleep 1
-kill -TERM $pb 2>/dev/null
+# perf stat prints its counts and exits on SIGINT; if it is still there
+# after 20 s, say where it is stuck, then kill it.
+t=0
+while [ -d /proc/$pb ] && [ $t -lt 20 ]; do
+	sleep 1
+	t=$((t + 1))
+done
+if [ -d /proc/$pb ]; then
+	echo "FAIL: the holder's perf stat (pid $pb) did not exit on SIGINT:"
+	grep -E '^(State|SigIgn|SigCgt|SigBlk)' /proc/$pb/status
+	for task in /proc/$pb/task/*; do
+		echo "task ${task##*/}: $(cat $task/wchan 2>/dev/null)"
+		cat $task/stack 2>/dev/null
+	done
+	kill -KILL $pb 2>/dev/null
+	status=1
+fi
 wait $pb 2>/dev/null
 pb=
 echo "== the sibling's flexible corrupting events meanwhile:"
