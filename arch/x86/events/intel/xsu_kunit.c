@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit tests for the XSU unit (xsu.c): the exclusion table, the protocol
- * walkthrough on two simulated sibling threads, release, failed passes,
- * switching the workaround off and on, hotplug, and the lock used from
- * hard interrupt context as the scheduler does (run with lockdep); and
- * for its fair arbitration (xsu_arb.c): budgets, demands, kicks, retries,
- * and the starvation it prevents. Pure computations on private state: no
- * PMU hardware needed.
+ * KUnit tests for the XSU unit (xsu.c): the exclusion table, release,
+ * moves, failed transactions, switching the workaround off and on,
+ * hotplug, and the lock used from hard interrupt context as the scheduler
+ * does (run with lockdep); and for its fair arbitration (xsu_arb.c):
+ * budgets, demands, kicks and retries. The units are called directly, on
+ * private state, with the counters the tests write: no PMU hardware
+ * needed. Scheduling decisions (which counter an event gets, whether a
+ * pass fails) are tested on the kernel's own pass, x86_schedule_events(),
+ * by the suite x86_intel_xsu_glue (xsu_glue_kunit.c).
  */
 #include <kunit/test.h>
 #include <linux/bitops.h>
@@ -14,7 +16,6 @@
 #include <linux/irq_work.h>
 #include <linux/completion.h>
 
-#include "../counter_match.h"
 #include "xsu.h"
 #include "xsu_arb.h"
 
@@ -26,31 +27,25 @@ struct xsu_window {
 };
 
 /*
- * One scheduling pass of thread @tid over @w, as x86_schedule_events()
- * runs it: begin, dynamic masks, matcher (previous counters as hints),
- * commit if everything fits, end. Returns the number of events left out;
- * @dyn receives the dynamic masks.
+ * One transaction of thread @tid on the unit alone, as the glue brackets a
+ * pass: begin, the dynamic mask of each event of @w into @dyn, then, if
+ * @commit, each event committed on the counter the test wrote for it in
+ * @w, end. Nothing here chooses a counter.
  */
-static int xsu_pass(struct xsu_core *xc, int tid, struct xsu_window *w,
-		    u64 *dyn)
+static void xsu_txn(struct xsu_core *xc, int tid, const struct xsu_window *w,
+		    bool commit, u64 *dyn)
 {
-	int assign[8], i, left;
 	unsigned long flags;
+	int i;
 
 	local_irq_save(flags);
 	xsu_begin(xc, tid);
-	for (i = 0; i < w->n; i++) {
+	for (i = 0; i < w->n; i++)
 		dyn[i] = xsu_constrain(xc, tid, w->mask[i], w->corrupting[i]);
-		assign[i] = w->counter[i];
-	}
-	left = x86_counter_match(dyn, w->n, 0, 4, assign);
-	for (i = 0; !left && i < w->n; i++) {
-		xsu_commit(xc, tid, assign[i], w->corrupting[i]);
-		w->counter[i] = assign[i];
-	}
+	for (i = 0; commit && i < w->n; i++)
+		xsu_commit(xc, tid, w->counter[i], w->corrupting[i]);
 	xsu_end(xc, tid);
 	local_irq_restore(flags);
-	return left;
 }
 
 /* x86_pmu_enable(): the hardware runs thread @tid's placement. */
@@ -65,11 +60,13 @@ static bool xsu_settled(struct xsu_core *xc, int tid)
 	return notify;
 }
 
-static void xsu_add(struct xsu_window *w, u64 mask, bool corrupting)
+/* An event of @w with @mask, on counter @counter when committed. */
+static void xsu_add(struct xsu_window *w, u64 mask, bool corrupting,
+		    int counter)
 {
 	w->mask[w->n] = mask;
 	w->corrupting[w->n] = corrupting;
-	w->counter[w->n] = -1;
+	w->counter[w->n] = counter;
 	w->n++;
 }
 
@@ -128,77 +125,23 @@ static void allowed_mask_table(struct kunit *test)
 	}
 }
 
-/*
- * The brief's walkthrough: 4 GP counters, static masks 0xf; HT0 adds C,
- * NC, NC and HT1 adds NC, C, C, alternating; each add reschedules that
- * thread's whole window.
- */
-static void protocol_walkthrough(struct kunit *test)
-{
-	static const struct {
-		int tid;
-		bool corrupting;
-		u64 mask;
-		int counter;	/* -1: the pass fails */
-	} step[] = {
-		{ 0, true,  0xf, 0 },
-		{ 1, false, 0xe, 1 },
-		{ 0, false, 0xf, 1 },
-		{ 1, true,  0xc, 2 },
-		{ 0, false, 0xb, 3 },
-		{ 1, true,  0x4, -1 },
-	};
-	struct xsu_core *xc = xsu_new(test);
-	struct xsu_window w[2] = { };
-	int s;
-
-	for (s = 0; s < ARRAY_SIZE(step); s++) {
-		struct xsu_window *win = &w[step[s].tid];
-		u64 dyn[8], ex = xc->thread[step[s].tid].excl;
-		u64 sh = xc->thread[step[s].tid].shared;
-		int last = win->n, left;
-
-		xsu_add(win, 0xf, step[s].corrupting);
-		left = xsu_pass(xc, step[s].tid, win, dyn);
-		KUNIT_EXPECT_EQ_MSG(test, dyn[last], step[s].mask, "step %d", s + 1);
-		if (step[s].counter < 0) {
-			KUNIT_EXPECT_EQ_MSG(test, left, 1, "step %d", s + 1);
-			KUNIT_EXPECT_EQ(test, xc->thread[step[s].tid].excl, ex);
-			KUNIT_EXPECT_EQ(test, xc->thread[step[s].tid].shared, sh);
-			win->n--;
-		} else {
-			KUNIT_EXPECT_EQ_MSG(test, left, 0, "step %d", s + 1);
-			KUNIT_EXPECT_EQ_MSG(test, win->counter[last],
-					    step[s].counter, "step %d", s + 1);
-		}
-	}
-	/* HT0: X S U S, HT1: U S X U */
-	KUNIT_EXPECT_EQ(test, xsu_counter_state(xc, 0, 0), XSU_EXCLUSIVE);
-	KUNIT_EXPECT_EQ(test, xsu_counter_state(xc, 0, 1), XSU_SHARED);
-	KUNIT_EXPECT_EQ(test, xsu_counter_state(xc, 0, 2), XSU_UNUSED);
-	KUNIT_EXPECT_EQ(test, xsu_counter_state(xc, 0, 3), XSU_SHARED);
-	KUNIT_EXPECT_EQ(test, xsu_counter_state(xc, 1, 0), XSU_UNUSED);
-	KUNIT_EXPECT_EQ(test, xsu_counter_state(xc, 1, 1), XSU_SHARED);
-	KUNIT_EXPECT_EQ(test, xsu_counter_state(xc, 1, 2), XSU_EXCLUSIVE);
-	KUNIT_EXPECT_EQ(test, xsu_counter_state(xc, 1, 3), XSU_UNUSED);
-}
-
 /* No corrupting event: all 15 masks stay static against S/U siblings. */
 static void static_without_corrupting(struct kunit *test)
 {
 	struct xsu_core *xc = xsu_new(test);
 	unsigned long flags;
 	int m, sh;
+	u64 dyn;
 
 	for (sh = 0; sh < 16; sh++) {
 		xsu_track(xc, 1, 0, sh);
 		for (m = 1; m < 16; m++) {
 			local_irq_save(flags);
 			xsu_begin(xc, 0);
-			KUNIT_EXPECT_EQ(test, xsu_constrain(xc, 0, m, false),
-					(u64)m);
+			dyn = xsu_constrain(xc, 0, m, false);
 			xsu_end(xc, 0);
 			local_irq_restore(flags);
+			KUNIT_EXPECT_EQ(test, dyn, (u64)m);
 		}
 	}
 }
@@ -210,20 +153,23 @@ static void release_returns_unused(struct kunit *test)
 	unsigned long flags;
 	u64 dyn[8];
 
-	xsu_add(&a, 0x1, false);
-	KUNIT_ASSERT_EQ(test, xsu_pass(xc, 0, &a, dyn), 0);
-	xsu_add(&b, 0x1, true);
-	KUNIT_EXPECT_EQ(test, xsu_pass(xc, 1, &b, dyn), 1);
+	xsu_add(&a, 0x1, false, 0);
+	xsu_txn(xc, 0, &a, true, dyn);
+	xsu_add(&b, 0x1, true, 0);
+	xsu_txn(xc, 1, &b, false, dyn);
+	KUNIT_EXPECT_EQ(test, dyn[0], 0);
 
 	/* Until the hardware has stopped the event, its counter stays marked. */
 	local_irq_save(flags);
 	xsu_release(xc, 0, a.counter[0]);
 	local_irq_restore(flags);
 	KUNIT_EXPECT_EQ(test, xsu_counter_state(xc, 0, 0), XSU_SHARED);
-	KUNIT_EXPECT_EQ(test, xsu_pass(xc, 1, &b, dyn), 1);
+	xsu_txn(xc, 1, &b, false, dyn);
+	KUNIT_EXPECT_EQ(test, dyn[0], 0);
 	xsu_settled(xc, 0);
 	KUNIT_EXPECT_EQ(test, xsu_counter_state(xc, 0, 0), XSU_UNUSED);
-	KUNIT_EXPECT_EQ(test, xsu_pass(xc, 1, &b, dyn), 0);
+	xsu_txn(xc, 1, &b, true, dyn);
+	KUNIT_EXPECT_EQ(test, dyn[0], 0x1);
 	KUNIT_EXPECT_EQ(test, xsu_counter_state(xc, 1, 0), XSU_EXCLUSIVE);
 }
 
@@ -236,40 +182,47 @@ static void move_keeps_old_counter_until_settled(struct kunit *test)
 {
 	struct xsu_core *xc = xsu_new(test);
 	struct xsu_window a = { }, b = { };
+	bool waits, first, again;
 	unsigned long flags;
 	u64 dyn[8];
 
-	xsu_add(&a, 0x1, false);
-	KUNIT_ASSERT_EQ(test, xsu_pass(xc, 0, &a, dyn), 0);
+	xsu_add(&a, 0x1, false, 0);
+	xsu_txn(xc, 0, &a, true, dyn);
 	xsu_settled(xc, 0);
 	/* HT0's event moves from c0 to c1 */
 	a.mask[0] = 0x2;
-	KUNIT_ASSERT_EQ(test, xsu_pass(xc, 0, &a, dyn), 0);
-	KUNIT_EXPECT_EQ(test, a.counter[0], 1);
+	a.counter[0] = 1;
+	xsu_txn(xc, 0, &a, true, dyn);
 	KUNIT_EXPECT_EQ(test, xsu_counter_state(xc, 0, 0), XSU_SHARED);
 	KUNIT_EXPECT_EQ(test, xsu_counter_state(xc, 0, 1), XSU_SHARED);
 	KUNIT_EXPECT_EQ(test, xsu_held(xc, 0), 0x2);
-	xsu_add(&b, 0x1, true);
-	KUNIT_EXPECT_EQ(test, xsu_pass(xc, 1, &b, dyn), 1);
+	xsu_add(&b, 0x1, true, 0);
+	xsu_txn(xc, 1, &b, false, dyn);
 	KUNIT_EXPECT_EQ(test, dyn[0], 0);
 	/* HT1 failed on a counter HT0 is leaving: HT0 will report settling */
 	local_irq_save(flags);
 	xsu_begin(xc, 1);
-	KUNIT_EXPECT_TRUE(test, xsu_wait_settle(xc, 1));
+	waits = xsu_wait_settle(xc, 1);
 	xsu_end(xc, 1);
-	KUNIT_EXPECT_TRUE(test, xsu_settle(xc, 0));
-	KUNIT_EXPECT_FALSE(test, xsu_settle(xc, 0));
+	first = xsu_settle(xc, 0);
+	again = xsu_settle(xc, 0);
 	local_irq_restore(flags);
+	KUNIT_EXPECT_TRUE(test, waits);
+	KUNIT_EXPECT_TRUE(test, first);
+	KUNIT_EXPECT_FALSE(test, again);
 	KUNIT_EXPECT_EQ(test, xsu_counter_state(xc, 0, 0), XSU_UNUSED);
-	KUNIT_EXPECT_EQ(test, xsu_pass(xc, 1, &b, dyn), 0);
+	xsu_txn(xc, 1, &b, true, dyn);
+	KUNIT_EXPECT_EQ(test, dyn[0], 0x1);
 	/* settled: nothing to wait for */
 	local_irq_save(flags);
 	xsu_begin(xc, 0);
-	KUNIT_EXPECT_FALSE(test, xsu_wait_settle(xc, 0));
+	waits = xsu_wait_settle(xc, 0);
 	xsu_end(xc, 0);
 	local_irq_restore(flags);
+	KUNIT_EXPECT_FALSE(test, waits);
 }
 
+/* A transaction that commits nothing leaves the thread's states alone. */
 static void failed_pass_leaves_no_state(struct kunit *test)
 {
 	struct xsu_core *xc = xsu_new(test);
@@ -277,28 +230,26 @@ static void failed_pass_leaves_no_state(struct kunit *test)
 	unsigned long flags;
 	u64 dyn[8];
 
-	xsu_add(&a, 0x3, true);
-	xsu_add(&a, 0x3, false);
-	xsu_add(&a, 0x3, false);
-	KUNIT_EXPECT_EQ(test, xsu_pass(xc, 0, &a, dyn), 1);
+	xsu_add(&a, 0x3, true, 0);
+	xsu_add(&a, 0x3, false, 1);
+	xsu_txn(xc, 0, &a, false, dyn);
 	KUNIT_EXPECT_EQ(test, xc->thread[0].excl | xc->thread[0].shared, 0);
 
-	a.n = 2;
-	KUNIT_ASSERT_EQ(test, xsu_pass(xc, 0, &a, dyn), 0);
-	KUNIT_EXPECT_EQ(test, xc->thread[0].excl, BIT_ULL(a.counter[0]));
-	KUNIT_EXPECT_EQ(test, xc->thread[0].shared, BIT_ULL(a.counter[1]));
+	xsu_txn(xc, 0, &a, true, dyn);
+	KUNIT_EXPECT_EQ(test, xc->thread[0].excl, 0x1);
+	KUNIT_EXPECT_EQ(test, xc->thread[0].shared, 0x2);
 
 	/* Inside a pass, release does nothing: put-back events hold none. */
 	local_irq_save(flags);
 	xsu_begin(xc, 0);
-	xsu_release(xc, 0, a.counter[0]);
+	xsu_release(xc, 0, 0);
 	xsu_end(xc, 0);
 	local_irq_restore(flags);
-	KUNIT_EXPECT_EQ(test, xc->thread[0].excl, BIT_ULL(a.counter[0]));
-	a.n = 3;
-	KUNIT_EXPECT_EQ(test, xsu_pass(xc, 0, &a, dyn), 1);
-	KUNIT_EXPECT_EQ(test, xc->thread[0].excl, BIT_ULL(a.counter[0]));
-	KUNIT_EXPECT_EQ(test, xc->thread[0].shared, BIT_ULL(a.counter[1]));
+	KUNIT_EXPECT_EQ(test, xc->thread[0].excl, 0x1);
+	xsu_add(&a, 0x3, false, -1);
+	xsu_txn(xc, 0, &a, false, dyn);
+	KUNIT_EXPECT_EQ(test, xc->thread[0].excl, 0x1);
+	KUNIT_EXPECT_EQ(test, xc->thread[0].shared, 0x2);
 }
 
 static void switch_off_clears_states(struct kunit *test)
@@ -307,16 +258,17 @@ static void switch_off_clears_states(struct kunit *test)
 	struct xsu_window a = { }, b = { };
 	u64 dyn[8];
 
-	xsu_add(&a, 0xf, true);
-	xsu_add(&b, 0x1, false);
-	KUNIT_ASSERT_EQ(test, xsu_pass(xc, 0, &a, dyn), 0);
-	KUNIT_EXPECT_EQ(test, xsu_pass(xc, 1, &b, dyn), 1);
+	xsu_add(&a, 0xf, true, 0);
+	xsu_add(&b, 0x1, false, 0);
+	xsu_txn(xc, 0, &a, true, dyn);
+	xsu_txn(xc, 1, &b, false, dyn);
+	KUNIT_EXPECT_EQ(test, dyn[0], 0);
 
 	xsu_disable(xc);
 	KUNIT_EXPECT_EQ(test, xc->thread[0].excl | xc->thread[0].shared, 0);
 	KUNIT_EXPECT_EQ(test, xc->thread[1].excl | xc->thread[1].shared, 0);
 	KUNIT_EXPECT_FALSE(test, xc->thread[0].tracked);
-	KUNIT_EXPECT_EQ(test, xsu_pass(xc, 1, &b, dyn), 0);
+	xsu_txn(xc, 1, &b, true, dyn);
 	KUNIT_EXPECT_EQ(test, dyn[0], 0x1);
 	/* Off: passes record nothing. */
 	KUNIT_EXPECT_EQ(test, xc->thread[1].shared, 0);
@@ -329,11 +281,10 @@ static void switch_on_from_counters(struct kunit *test)
 	u64 dyn[8];
 
 	xsu_disable(xc);
-	xsu_add(&a, 0x1, true);		/* HT0: corrupting on c0 */
-	xsu_add(&b, 0xf, false);	/* HT1: lands on c0 too */
-	KUNIT_ASSERT_EQ(test, xsu_pass(xc, 0, &a, dyn), 0);
-	KUNIT_ASSERT_EQ(test, xsu_pass(xc, 1, &b, dyn), 0);
-	KUNIT_ASSERT_EQ(test, b.counter[0], 0);
+	xsu_add(&a, 0x1, true, 0);	/* HT0: corrupting on c0 */
+	xsu_add(&b, 0xf, false, 0);	/* HT1: on c0 too */
+	xsu_txn(xc, 0, &a, true, dyn);
+	xsu_txn(xc, 1, &b, true, dyn);
 
 	/* Each thread records what is on its counters, then masks apply. */
 	xsu_track(xc, 0, BIT_ULL(a.counter[0]), 0);
@@ -343,11 +294,12 @@ static void switch_on_from_counters(struct kunit *test)
 	xsu_enable(xc);
 
 	/* The reschedule moves HT1's event off the corrupted counter. */
-	KUNIT_EXPECT_EQ(test, xsu_pass(xc, 1, &b, dyn), 0);
+	b.counter[0] = 1;
+	xsu_txn(xc, 1, &b, true, dyn);
 	KUNIT_EXPECT_EQ(test, dyn[0], 0xe);
-	KUNIT_EXPECT_NE(test, b.counter[0], 0);
 	xsu_settled(xc, 1);
 	KUNIT_EXPECT_EQ(test, xsu_counter_state(xc, 1, 0), XSU_UNUSED);
+	KUNIT_EXPECT_EQ(test, xsu_counter_state(xc, 1, 1), XSU_SHARED);
 }
 
 static void offline_releases_counters(struct kunit *test)
@@ -356,11 +308,11 @@ static void offline_releases_counters(struct kunit *test)
 	struct xsu_window a = { };
 	u64 dyn[8];
 
-	xsu_add(&a, 0xf, true);
-	KUNIT_ASSERT_EQ(test, xsu_pass(xc, 0, &a, dyn), 0);
+	xsu_add(&a, 0xf, true, 0);
+	xsu_txn(xc, 0, &a, true, dyn);
+	KUNIT_EXPECT_EQ(test, xsu_counter_state(xc, 0, 0), XSU_EXCLUSIVE);
 	xsu_thread_offline(xc, 0);
-	KUNIT_EXPECT_EQ(test, xsu_counter_state(xc, 0, a.counter[0]),
-			XSU_UNUSED);
+	KUNIT_EXPECT_EQ(test, xsu_counter_state(xc, 0, 0), XSU_UNUSED);
 	KUNIT_EXPECT_FALSE(test, xc->thread[0].tracked);
 	xsu_thread_online(xc, 0, true);
 	KUNIT_EXPECT_TRUE(test, xc->thread[0].tracked);
@@ -369,26 +321,30 @@ static void offline_releases_counters(struct kunit *test)
 static void gpmax_halving_parity(struct kunit *test)
 {
 	struct xsu_core *xc = xsu_new(test);
+	bool present[3];
 	unsigned long flags;
 
 	local_irq_save(flags);
 	xsu_account(xc, 1, 1);
 	xsu_begin(xc, 0);
-	KUNIT_EXPECT_TRUE(test, xsu_corrupting_present(xc, 0));
+	present[0] = xsu_corrupting_present(xc, 0);
 	xsu_end(xc, 0);
 	xsu_account(xc, 1, -1);
 	xsu_begin(xc, 0);
-	KUNIT_EXPECT_FALSE(test, xsu_corrupting_present(xc, 0));
+	present[1] = xsu_corrupting_present(xc, 0);
 	xsu_end(xc, 0);
 	local_irq_restore(flags);
+	KUNIT_EXPECT_TRUE(test, present[0]);
+	KUNIT_EXPECT_FALSE(test, present[1]);
 
 	xsu_disable(xc);
 	local_irq_save(flags);
 	xsu_account(xc, 1, 1);
 	xsu_begin(xc, 0);
-	KUNIT_EXPECT_FALSE(test, xsu_corrupting_present(xc, 0));
+	present[2] = xsu_corrupting_present(xc, 0);
 	xsu_end(xc, 0);
 	local_irq_restore(flags);
+	KUNIT_EXPECT_FALSE(test, present[2]);
 	KUNIT_EXPECT_FALSE(test, xsu_corrupting_present(NULL, 0));
 }
 
@@ -396,7 +352,7 @@ struct xsu_irq_pass {
 	struct irq_work work;
 	struct completion done;
 	struct xsu_core *xc;
-	int left;
+	u64 dyn;
 };
 
 static void xsu_irq_pass_fn(struct irq_work *work)
@@ -405,8 +361,9 @@ static void xsu_irq_pass_fn(struct irq_work *work)
 	struct xsu_window w = { };
 	u64 dyn[8];
 
-	xsu_add(&w, 0xf, true);
-	p->left = xsu_pass(p->xc, 1, &w, dyn);
+	xsu_add(&w, 0xf, true, 0);
+	xsu_txn(p->xc, 1, &w, true, dyn);
+	p->dyn = dyn[0];
 	complete(&p->done);
 }
 
@@ -437,10 +394,11 @@ static void lock_usage_from_hardirq(struct kunit *test)
 	irq_work_queue(&p->work);
 	KUNIT_ASSERT_NE(test, wait_for_completion_timeout(&p->done, HZ), 0);
 	irq_work_sync(&p->work);
-	KUNIT_EXPECT_EQ(test, p->left, 0);
+	KUNIT_EXPECT_EQ(test, p->dyn, 0xf);
 
-	xsu_add(&a, 0xf, false);
-	KUNIT_EXPECT_EQ(test, xsu_pass(xc, 0, &a, dyn), 0);
+	xsu_add(&a, 0xf, false, 1);
+	xsu_txn(xc, 0, &a, true, dyn);
+	KUNIT_EXPECT_EQ(test, dyn[0], 0xe);
 	xsu_disable(xc);
 	xsu_track(xc, 0, 0, BIT_ULL(a.counter[0]));
 	xsu_enable(xc);
@@ -451,7 +409,6 @@ static void lock_usage_from_hardirq(struct kunit *test)
 
 static struct kunit_case x86_intel_xsu_cases[] = {
 	KUNIT_CASE(allowed_mask_table),
-	KUNIT_CASE(protocol_walkthrough),
 	KUNIT_CASE(static_without_corrupting),
 	KUNIT_CASE(release_returns_unused),
 	KUNIT_CASE(move_keeps_old_counter_until_settled),
@@ -622,119 +579,6 @@ static void arb_retry_bounded(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, arb_fail(&arb, 0, four, 0xf, 4, 0x3, 0, 31));
 }
 
-/*
- * The starvation the arbitration prevents, on xsu.c and xsu_arb.c as the
- * kernel glue drives them: HT0 runs four corrupting events on c0-c3, HT1
- * then adds "branches". HT1's pass fails and kicks HT0; HT0 reschedules
- * capped at 3 and tells HT1 to retry; HT1 gets the fourth counter.
- */
-static int arb_pass(struct xsu_core *xc, struct xsu_arb *arb, int tid,
-		    struct xsu_window *w, unsigned long now, bool *kick)
-{
-	int assign[8], i, left, gpmax = 4;
-	u64 dyn[8], unplaced = 0;
-	unsigned long flags;
-
-	local_irq_save(flags);
-	xsu_begin(xc, tid);
-	xsu_arb_begin(arb, tid);
-	for (i = 0; i < w->n; i++) {
-		xsu_arb_note(arb, tid, i, w->mask[i], w->corrupting[i]);
-		dyn[i] = xsu_constrain(xc, tid, w->mask[i], w->corrupting[i]) &
-			 ~xsu_arb_avoid(arb, tid, now);
-		assign[i] = w->counter[i];
-	}
-	gpmax = xsu_arb_gpmax(arb, tid, gpmax, now);
-	left = x86_counter_match(dyn, w->n, 0, gpmax, assign);
-	for (i = 0; !left && i < w->n; i++) {
-		xsu_commit(xc, tid, assign[i], w->corrupting[i]);
-		w->counter[i] = assign[i];
-	}
-	for (i = 0; left && i < w->n; i++)
-		if (assign[i] < 0)
-			unplaced |= BIT_ULL(i);
-	*kick = xsu_corrupting_present(xc, tid) &&
-		xsu_arb_end(arb, tid, unplaced, xsu_held(xc, tid),
-			    xsu_held(xc, tid ^ 1), now, 5);
-	xsu_end(xc, tid);
-	local_irq_restore(flags);
-	return left;
-}
-
-/* perf's round: all events out, then added back one at a time. */
-static int arb_round(struct xsu_core *xc, struct xsu_arb *arb, int tid,
-		     struct xsu_window *all, unsigned long now, bool *kick)
-{
-	struct xsu_window w = { };
-	unsigned long flags;
-	bool k;
-	int i;
-
-	local_irq_save(flags);
-	for (i = 0; i < all->n; i++) {
-		if (all->counter[i] < 0)
-			continue;
-		xsu_release(xc, tid, all->counter[i]);
-		if (all->corrupting[i])
-			xsu_account(xc, tid, -1);
-	}
-	local_irq_restore(flags);
-
-	*kick = false;
-	for (i = 0; i < all->n; i++) {
-		w.mask[w.n] = all->mask[i];
-		w.corrupting[w.n] = all->corrupting[i];
-		w.counter[w.n] = all->counter[i];
-		w.n++;
-		if (all->corrupting[i])
-			xsu_account(xc, tid, 1);
-		if (arb_pass(xc, arb, tid, &w, now, &k)) {
-			*kick |= k;
-			if (all->corrupting[i])
-				xsu_account(xc, tid, -1);
-			w.n--;
-			break;
-		}
-	}
-	for (i = 0; i < all->n; i++)
-		all->counter[i] = i < w.n ? w.counter[i] : -1;
-
-	/* x86_pmu_enable(): the hardware runs the placement */
-	local_irq_save(flags);
-	xsu_settle(xc, tid);
-	xsu_arb_rescheduled(arb, tid);
-	local_irq_restore(flags);
-	return w.n;
-}
-
-static void arb_no_starvation(struct kunit *test)
-{
-	struct xsu_core *xc = xsu_new(test);
-	struct xsu_arb *arb = kunit_kzalloc(test, sizeof(*arb), GFP_KERNEL);
-	struct xsu_window ht0 = { }, ht1 = { };
-	bool kick;
-	int i;
-
-	KUNIT_ASSERT_NOT_NULL(test, arb);
-	xsu_arb_init(arb, 4);
-	for (i = 0; i < 4; i++)
-		xsu_add(&ht0, 0xf, true);
-	xsu_add(&ht1, 0xf, false);
-
-	KUNIT_EXPECT_EQ(test, arb_round(xc, arb, 0, &ht0, 1, &kick), 4);
-	/* branches finds every counter eXclusive: fails, kicks HT0. */
-	KUNIT_EXPECT_EQ(test, arb_round(xc, arb, 1, &ht1, 1, &kick), 0);
-	KUNIT_EXPECT_TRUE(test, kick);
-	/* HT0 reschedules within 3 and asks HT1 to retry. */
-	KUNIT_EXPECT_EQ(test, arb_round(xc, arb, 0, &ht0, 1, &kick), 3);
-	KUNIT_EXPECT_TRUE(test, kick);
-	KUNIT_EXPECT_EQ(test, arb_round(xc, arb, 1, &ht1, 1, &kick), 1);
-	KUNIT_EXPECT_EQ(test, xsu_counter_state(xc, 1, ht1.counter[0]),
-			XSU_SHARED);
-	KUNIT_EXPECT_EQ(test, xsu_counter_state(xc, 0, ht1.counter[0]),
-			XSU_UNUSED);
-}
-
 static struct kunit_case x86_intel_xsu_arb_cases[] = {
 	KUNIT_CASE(arb_budget_table),
 	KUNIT_CASE(arb_demand_and_lapse),
@@ -743,7 +587,6 @@ static struct kunit_case x86_intel_xsu_arb_cases[] = {
 	KUNIT_CASE(arb_retry_bounded),
 	KUNIT_CASE(arb_want_from_the_failed_event),
 	KUNIT_CASE(arb_offline_forgets),
-	KUNIT_CASE(arb_no_starvation),
 	{}
 };
 
