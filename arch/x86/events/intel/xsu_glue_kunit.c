@@ -396,6 +396,43 @@ static void glue_sibling_failure_busy(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, xsu_arb_gpmax(&g->x->arb, 1, 4, jiffies), 3);
 }
 
+/*
+ * A group of two, the first event tied to counter 1 (PREC_DIST), the
+ * second free, fails on a sibling holding every counter eXclusive: the
+ * waiting event is the first the pass left out, so the demand asks for
+ * counter 1 in particular, however many events were noted after it.
+ */
+static void glue_want_from_first_unplaced(struct kunit *test)
+{
+	struct xsu_glue *g = xsu_glue_new(test);
+	int assign[X86_PMC_IDX_MAX], i, ret;
+	struct cpu_hw_events *cpuc;
+	unsigned long flags;
+
+	for (i = 0; i < 4; i++) {
+		struct perf_event *x;
+
+		x = xsu_glue_event(test, GLUE_CORRUPTING, false);
+		KUNIT_ASSERT_EQ(test, xsu_glue_add(g, 1, x), 0);
+	}
+	xsu_glue_enable(g, 1);
+
+	/* Both events new in one pass, as a group's transaction brings them. */
+	cpuc = g->cpuc[0];
+	cpuc->event_list[0] = xsu_glue_event(test, GLUE_PREC_DIST, false);
+	cpuc->event_list[1] = xsu_glue_event(test, GLUE_OTHER, false);
+	local_irq_save(flags);
+	xsu_glue_here(g);
+	ret = x86_schedule_events(cpuc, 2, assign);
+	local_irq_restore(flags);
+
+	KUNIT_EXPECT_EQ(test, ret, -EBUSY);
+	KUNIT_EXPECT_TRUE(test, xsu_arb_waits(&g->x->arb, 0));
+	KUNIT_EXPECT_EQ(test, g->x->arb.want[0], 0x2ULL);
+	/* While it stands, the sibling's flexible events leave counter 1. */
+	KUNIT_EXPECT_EQ(test, xsu_arb_avoid(&g->x->arb, 1, jiffies), 0x2ULL);
+}
+
 /* Five GP events on four counters: multiplexing, -EINVAL, no demand. */
 static void glue_too_many_events_inval(struct kunit *test)
 {
@@ -462,6 +499,7 @@ static struct kunit_case x86_intel_xsu_glue_cases[] = {
 	KUNIT_CASE(glue_move_exposure_window),
 	KUNIT_CASE(glue_empty_mask_stays_dynamic),
 	KUNIT_CASE(glue_sibling_failure_busy),
+	KUNIT_CASE(glue_want_from_first_unplaced),
 	KUNIT_CASE(glue_too_many_events_inval),
 	KUNIT_CASE(glue_no_starvation),
 	{}
