@@ -433,6 +433,41 @@ static void glue_want_from_first_unplaced(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, xsu_arb_avoid(&g->x->arb, 1, jiffies), 0x2ULL);
 }
 
+/*
+ * HT1 waits for a counter HT0 holds with four corrupting events, and has
+ * asked HT0 to give one back; HT1 then goes offline before HT0 has. The
+ * demand goes with it: HT0's budget is every counter again at once, not
+ * once the kick has been answered.
+ */
+static void glue_offline_forgets_demand(struct kunit *test)
+{
+	struct xsu_glue *g = xsu_glue_new(test);
+	struct perf_event *x[4], *p;
+	unsigned long flags;
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		x[i] = xsu_glue_event(test, GLUE_CORRUPTING, false);
+		KUNIT_ASSERT_EQ(test, xsu_glue_add(g, 0, x[i]), 0);
+	}
+	xsu_glue_enable(g, 0);
+	p = xsu_glue_event(test, GLUE_OTHER, false);
+	KUNIT_ASSERT_EQ(test, xsu_glue_add(g, 1, p), -EBUSY);
+	KUNIT_ASSERT_EQ(test, xsu_arb_gpmax(&g->x->arb, 0, 4, jiffies), 3);
+
+	local_irq_save(flags);
+	intel_xsu_thread_dying(g->cpuc[1]);
+	local_irq_restore(flags);
+
+	KUNIT_EXPECT_FALSE(test, xsu_arb_waits(&g->x->arb, 1));
+	KUNIT_EXPECT_EQ(test, xsu_arb_gpmax(&g->x->arb, 0, 4, jiffies), 4);
+	KUNIT_EXPECT_EQ(test, xsu_arb_avoid(&g->x->arb, 0, jiffies), 0ULL);
+	/* HT0's next reschedule keeps all four events. */
+	xsu_glue_sched_out(g, 0);
+	for (i = 0; i < 4; i++)
+		KUNIT_EXPECT_EQ(test, xsu_glue_add(g, 0, x[i]), 0);
+}
+
 /* Five GP events on four counters: multiplexing, -EINVAL, no demand. */
 static void glue_too_many_events_inval(struct kunit *test)
 {
@@ -500,6 +535,7 @@ static struct kunit_case x86_intel_xsu_glue_cases[] = {
 	KUNIT_CASE(glue_empty_mask_stays_dynamic),
 	KUNIT_CASE(glue_sibling_failure_busy),
 	KUNIT_CASE(glue_want_from_first_unplaced),
+	KUNIT_CASE(glue_offline_forgets_demand),
 	KUNIT_CASE(glue_too_many_events_inval),
 	KUNIT_CASE(glue_no_starvation),
 	{}
