@@ -203,6 +203,22 @@ static void xsu_glue_rescheduled(struct xsu_glue *g, int tid)
 	raw_spin_unlock_irqrestore(&g->x->core.lock, flags);
 }
 
+/*
+ * Thread @tid takes every counter eXclusive: four corrupting events added
+ * one by one, then its PMU enabled. @x receives them.
+ */
+static void xsu_glue_hold_all(struct kunit *test, struct xsu_glue *g,
+			      int tid, struct perf_event **x)
+{
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		x[i] = xsu_glue_event(test, GLUE_CORRUPTING, false);
+		KUNIT_ASSERT_EQ(test, xsu_glue_add(g, tid, x[i]), 0);
+	}
+	xsu_glue_enable(g, tid);
+}
+
 static enum xsu_state xsu_glue_state(struct xsu_glue *g, int tid, int cntr)
 {
 	return xsu_counter_state(&g->x->core, tid, cntr);
@@ -375,16 +391,10 @@ static void glue_empty_mask_stays_dynamic(struct kunit *test)
 static void glue_sibling_failure_busy(struct kunit *test)
 {
 	struct xsu_glue *g = xsu_glue_new(test);
-	struct perf_event *p;
+	struct perf_event *x[4], *p;
 	int i;
 
-	for (i = 0; i < 4; i++) {
-		struct perf_event *x;
-
-		x = xsu_glue_event(test, GLUE_CORRUPTING, false);
-		KUNIT_ASSERT_EQ(test, xsu_glue_add(g, 1, x), 0);
-	}
-	xsu_glue_enable(g, 1);
+	xsu_glue_hold_all(test, g, 1, x);
 	for (i = 0; i < 4; i++)
 		KUNIT_EXPECT_EQ(test, xsu_glue_state(g, 1, i), XSU_EXCLUSIVE);
 
@@ -405,17 +415,12 @@ static void glue_sibling_failure_busy(struct kunit *test)
 static void glue_want_from_first_unplaced(struct kunit *test)
 {
 	struct xsu_glue *g = xsu_glue_new(test);
-	int assign[X86_PMC_IDX_MAX], i, ret;
+	int assign[X86_PMC_IDX_MAX], ret;
 	struct cpu_hw_events *cpuc;
+	struct perf_event *x[4];
 	unsigned long flags;
 
-	for (i = 0; i < 4; i++) {
-		struct perf_event *x;
-
-		x = xsu_glue_event(test, GLUE_CORRUPTING, false);
-		KUNIT_ASSERT_EQ(test, xsu_glue_add(g, 1, x), 0);
-	}
-	xsu_glue_enable(g, 1);
+	xsu_glue_hold_all(test, g, 1, x);
 
 	/* Both events new in one pass, as a group's transaction brings them. */
 	cpuc = g->cpuc[0];
@@ -446,11 +451,7 @@ static void glue_offline_forgets_demand(struct kunit *test)
 	unsigned long flags;
 	int i;
 
-	for (i = 0; i < 4; i++) {
-		x[i] = xsu_glue_event(test, GLUE_CORRUPTING, false);
-		KUNIT_ASSERT_EQ(test, xsu_glue_add(g, 0, x[i]), 0);
-	}
-	xsu_glue_enable(g, 0);
+	xsu_glue_hold_all(test, g, 0, x);
 	p = xsu_glue_event(test, GLUE_OTHER, false);
 	KUNIT_ASSERT_EQ(test, xsu_glue_add(g, 1, p), -EBUSY);
 	KUNIT_ASSERT_EQ(test, xsu_arb_gpmax(&g->x->arb, 0, 4, jiffies), 3);
@@ -500,11 +501,7 @@ static void glue_no_starvation(struct kunit *test)
 	struct perf_event *x[4], *br;
 	int i;
 
-	for (i = 0; i < 4; i++) {
-		x[i] = xsu_glue_event(test, GLUE_CORRUPTING, false);
-		KUNIT_ASSERT_EQ(test, xsu_glue_add(g, 0, x[i]), 0);
-	}
-	xsu_glue_enable(g, 0);
+	xsu_glue_hold_all(test, g, 0, x);
 	br = xsu_glue_event(test, GLUE_OTHER, false);
 
 	/* Every counter eXclusive on HT0. */
