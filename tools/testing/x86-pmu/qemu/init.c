@@ -69,11 +69,16 @@ static void on_alarm(int sig)
 /*
  * Run one program in a process group of its own, its output prefixed with
  * "# "; returns its wait status (killed by SIGKILL after @timeout seconds).
+ * NUL bytes in the output are dropped, not taken for the end of a line: a
+ * program that writes binary (remove_on_exec's children write an int) would
+ * otherwise hide the rest of the line, a failure message included.
  */
 static int run(const char *dir, const char *name, int timeout)
 {
 	struct sigaction sa = { .sa_handler = on_alarm, .sa_flags = SA_RESTART };
-	char line[1024];
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len, i;
 	int pipefd[2], status;
 	pid_t pid;
 	FILE *out;
@@ -101,8 +106,13 @@ static int run(const char *dir, const char *name, int timeout)
 	alarm(timeout);
 	close(pipefd[1]);
 	out = fdopen(pipefd[0], "r");
-	while (out && fgets(line, sizeof(line), out))
-		printf("# %s", line);
+	while (out && (len = getline(&line, &cap, out)) > 0) {
+		fputs("# ", stdout);
+		for (i = 0; i < len; i++)
+			if (line[i])
+				putchar(line[i]);
+	}
+	free(line);
 	if (out)
 		fclose(out);
 	waitpid(pid, &status, 0);
