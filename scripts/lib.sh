@@ -7,7 +7,7 @@ BUILD=${BUILD:-$TOP/build}
 KSRC=$BUILD/linux		# Debian's tree as git: tag 'base', branch 'series'
 KBUILD=$BUILD/kunit		# kernel build outputs (O=) for the QEMU kernel
 RESULTS=$BUILD/results		# one TAP file per test step
-SERIES_OUT=$BUILD/series	# git format-patch output
+SERIES_OUT=${SERIES_OUT:-$BUILD/series}	# git format-patch output
 SERIES_DIR=${SERIES_DIR:-$TOP/series}
 JOBS=${JOBS:-$(nproc)}
 

@@ -3,8 +3,9 @@
 #
 # Tests of the workbench itself, in TAP: a series that does not apply is
 # refused with the patch and file named and the tree left as it was, a
-# diff may not edit a file that the series adds as a new file, and the
-# series written back from its applied branch is the series.
+# diff may not edit a file that the series adds as a new file, the
+# series written back from its applied branch is the series, and the
+# export signs off with the exporter's identity or refuses without one.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -68,5 +69,39 @@ rc=$?
 sed 's/^/# /' "$tmp/out"
 [ $rc -eq 0 ] && [ ! -s "$tmp/out" ] && diff -r "$SERIES_DIR" "$tmp/back" > /dev/null
 result $? "update-series.sh writes the applied series back unchanged"
+
+# 5. make series refuses to export without a git identity, and leaves
+#    what was there.
+mkdir -p "$tmp/export"
+echo keep > "$tmp/export/marker"
+printf '' > "$tmp/noident"
+GIT_CONFIG_GLOBAL=$tmp/noident GIT_CONFIG_NOSYSTEM=1 SERIES_OUT=$tmp/export \
+	"$TOP/scripts/export-series.sh" > "$tmp/out" 2>&1
+rc=$?
+sed 's/^/# /' "$tmp/out"
+[ $rc -ne 0 ] && grep -q "git identity" "$tmp/out" && [ -f "$tmp/export/marker" ]
+result $? "export-series.sh without a git identity refuses and exports nothing"
+
+# 6. With one, every patch is from the exporter and signed off by the
+#    exporter, and no placeholder identity is left anywhere.
+printf '[user]\n\tname = Test Exporter\n\temail = exporter@test.invalid\n' > "$tmp/ident"
+GIT_CONFIG_GLOBAL=$tmp/ident GIT_CONFIG_NOSYSTEM=1 SERIES_OUT=$tmp/export \
+	"$TOP/scripts/export-series.sh" > "$tmp/out" 2>&1
+rc=$?
+ok=$rc
+total=0
+for p in "$tmp"/export/0*.patch; do
+	case $p in */0000-cover-letter.patch) continue ;; esac
+	total=$((total + 1))
+	grep -q '^From: Test Exporter <exporter@test.invalid>$' "$p" &&
+		grep -q '^Signed-off-by: Test Exporter <exporter@test.invalid>$' "$p" ||
+		{ echo "# $(basename "$p"): no From: or Signed-off-by: of the exporter"; ok=1; }
+done
+if grep -l "$GIT_AUTHOR_EMAIL" "$tmp"/export/*.patch > "$tmp/placeholder"; then
+	sed 's/^/# placeholder identity in /' "$tmp/placeholder"
+	ok=1
+fi
+[ $ok -eq 0 ] && [ $total -eq "$(git -C "$KSRC" rev-list --count base..series)" ]
+result $? "export-series.sh signs off all $total patches with the exporter's identity"
 
 echo "1..$n"

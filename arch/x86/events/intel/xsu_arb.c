@@ -4,10 +4,10 @@
  *
  * With XSU, a thread that holds counters eXclusive or Shared can keep its
  * sibling from placing events, for as long as its own events fit: it then
- * never multiplexes and never gives a counter back. Linux 6.12 prevented
- * that by halving both threads' general-purpose counters whenever either
- * had a corrupting event, which also costs half the counters to a thread
- * whose sibling measures nothing.
+ * never multiplexes and never gives a counter back. The former workaround
+ * (intel_excl_cntrs) prevented that by halving both threads'
+ * general-purpose counters whenever either had a corrupting event, which
+ * also costs half the counters to a thread whose sibling measures nothing.
  *
  * Here a thread is only held back while its sibling waits:
  *

@@ -225,7 +225,7 @@ static enum xsu_state xsu_glue_state(struct xsu_glue *g, int tid, int cntr)
 }
 
 /*
- * The brief's walkthrough: HT0 adds a corrupting event, HT1 another one,
+ * The protocol step by step: HT0 adds a corrupting event, HT1 another one,
  * HT0 another one, HT1 a corrupting one, HT0 another one, HT1 a corrupting
  * one, each add a pass of that thread's whole window. Written per step:
  * the new event's dynamic mask and its counter, or the failure.

@@ -318,7 +318,7 @@ static void offline_releases_counters(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, xc->thread[0].tracked);
 }
 
-static void gpmax_halving_parity(struct kunit *test)
+static void corrupting_present_follows_account(struct kunit *test)
 {
 	struct xsu_core *xc = xsu_new(test);
 	bool present[3];
@@ -416,7 +416,7 @@ static struct kunit_case x86_intel_xsu_cases[] = {
 	KUNIT_CASE(switch_off_clears_states),
 	KUNIT_CASE(switch_on_from_counters),
 	KUNIT_CASE(offline_releases_counters),
-	KUNIT_CASE(gpmax_halving_parity),
+	KUNIT_CASE(corrupting_present_follows_account),
 	KUNIT_CASE(lock_usage_from_hardirq),
 	{}
 };
