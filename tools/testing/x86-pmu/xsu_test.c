@@ -229,7 +229,7 @@ static void test_switching(void)
 	tap_result(ok, "switching on starts from the placement on the counters");
 }
 
-static void test_hotplug_and_gpmax(void)
+static void test_hotplug_and_corrupting_present(void)
 {
 	struct pass_events a = { 0 };
 	bool ok;
@@ -259,7 +259,7 @@ static void test_hotplug_and_gpmax(void)
 	ok &= !xsu_corrupting_present(&xc, 0);
 	xsu_end(&xc, 0);
 	shim_irqs_off = false;
-	tap_result(ok, "gpmax halving as upstream: on, with a corrupting event on the core");
+	tap_result(ok, "a corrupting event on the sibling is present while counted and the workaround is on");
 }
 
 int main(void)
@@ -270,6 +270,6 @@ int main(void)
 	test_release();
 	test_failed_pass();
 	test_switching();
-	test_hotplug_and_gpmax();
+	test_hotplug_and_corrupting_present();
 	return tap_finish();
 }
