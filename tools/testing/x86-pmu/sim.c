@@ -15,6 +15,8 @@
 #include "../../../arch/x86/events/counter_match.h"
 #include "../../../kernel/events/sched_budget.h"
 #include "oracle.h"
+#include "sim_metrics.h"
+#include "sim_metrics_table.h"
 #include "sim_scenarios.h"
 
 #define MAX_POLICIES	8
@@ -40,6 +42,16 @@ static void usage(FILE *f)
 "  --ht0 LIST, --ht1 LIST        each thread's event list, in order\n"
 "  -C MASKS                      HT0's events as explicit counter masks,\n"
 "                                e.g. -C 0x6,0x8,0x9,0xb (\":c\": corrupting)\n"
+"  --ht0-metrics NAMES, --ht1-metrics NAMES\n"
+"                                each thread runs what perf stat -M NAMES\n"
+"                                opens: metrics and metric groups of perf's\n"
+"                                tables, one weak group per metric as perf 6.12\n"
+"                                makes them (e.g. TopdownL1, Mem)\n"
+"  --metric-expand NAMES         print the event lists perf stat -M NAMES\n"
+"                                parses (sorted ids; --model), run nothing\n"
+"  --metric-table                every metric group of snb, ivb, hsw on both\n"
+"                                siblings, and mixed pairs, under each policy\n"
+"  --corrupting-only             --metric-table: rows with a 0xd0-0xd3 event\n"
 "  --start0 T, --start1 T        first tick of each list (0)\n"
 "  --dur0 D, --dur1 D            ticks each list stays enabled (to the end)\n"
 "  --rates0 R,.., --rates1 R,..  events per tick of each event: estimated\n"
@@ -308,11 +320,17 @@ int main(int argc, char **argv)
 		{ "scenario", 1, NULL, 'Z' }, { "fairness", 1, NULL, 'F' },
 		{ "seed", 1, NULL, 'E' }, { "random", 1, NULL, 'I' },
 		{ "sampled", 1, NULL, 'P' },
+		{ "ht0-metrics", 1, NULL, 'a' }, { "ht1-metrics", 1, NULL, 'b' },
+		{ "metric-expand", 1, NULL, 'X' },
+		{ "metric-table", 0, NULL, 'L' },
+		{ "corrupting-only", 0, NULL, 'O' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *model = "hsw", *tree = NULL, *svg = NULL, *masks = NULL;
 	const char *lists[2] = { NULL, NULL }, *rates[2] = { NULL, NULL };
-	const char *matcher = NULL, *xsu = NULL;
+	const char *matcher = NULL, *xsu = NULL, *expand = NULL;
+	const char *metrics[2] = { NULL, NULL };
+	bool metric_table = false, corrupting_only = false;
 	int scenario = 0, fairness = 0, random_run = -1, samples = 0;
 	u64 seed = 1;
 	struct sim_policy pol[MAX_POLICIES];
@@ -398,6 +416,11 @@ int main(int argc, char **argv)
 			if (!parse_int(optarg, 0, 1000000, &random_run))
 				return die("--random takes a run number, not '%s'", optarg);
 			break;
+		case 'a': metrics[0] = optarg; break;
+		case 'b': metrics[1] = optarg; break;
+		case 'X': expand = optarg; break;
+		case 'L': metric_table = true; break;
+		case 'O': corrupting_only = true; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
@@ -422,6 +445,21 @@ int main(int argc, char **argv)
 			snprintf(def, sizeof(def), "../linux");
 		tree = def;
 	}
+
+	if (expand) {
+		struct sim_metric_expansion x;
+
+		if (sim_pmu_lookup(model, ht, counters, &cfg.pmu, err,
+				   sizeof(err)) ||
+		    sim_metrics_expand(&cfg.pmu, tree, expand, &x, err,
+				       sizeof(err)))
+			return die("%s", err);
+		sim_metrics_print(stdout, &x);
+		sim_metrics_free(&x);
+		return 0;
+	}
+	if (metric_table)
+		return sim_metric_table(tree, cfg.ticks, corrupting_only);
 
 	if (fairness) {
 		static struct sim_fairness f;
@@ -504,7 +542,14 @@ int main(int argc, char **argv)
 	for (i = 0; i < 2 && !scenario; i++) {
 		int n;
 
-		if (i == 0 && masks)
+		if (metrics[i] && (lists[i] || (i == 0 && masks)))
+			return die("%s", "give a thread events or metrics, not both");
+		if (metrics[i]) {
+			if (sim_metrics_thread(&cfg, i, tree, metrics[i], err,
+					       sizeof(err)))
+				return die("%s", err);
+			n = cfg.th[i].n;
+		} else if (i == 0 && masks)
 			n = sim_masks_parse(masks, cfg.th[0].ev, SIM_MAX_EVENTS,
 					    err, sizeof(err));
 		else if (lists[i])

@@ -17,7 +17,11 @@
 #include <stdio.h>
 #include <linux/types.h>
 
-#define SIM_MAX_EVENTS	32
+#define SIM_MAX_EVENTS	256	/* per thread: perf stat -M TopdownL4 opens 255 */
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#endif
+
 #define SIM_FIXED_BASE	32	/* counter index of fixed counter 0 */
 
 /* printf() an error message into @err, if it has room for one at all. */
@@ -88,13 +92,23 @@ int sim_masks_parse(const char *list, struct sim_event *ev, int max,
 int sim_events_all(const struct sim_pmu *pmu, const char *ksrc,
 		   struct sim_event *ev, int max, char *err, size_t errlen);
 
+/*
+ * Read the JSON file @path, an array of objects as perf's tables are, and
+ * call @fn for each object with the text of its fields @keys[0..@nr-1]
+ * in @vals (NULL where absent; at most 16 keys). @fn returns non-zero on
+ * an allocation failure. Returns 0, or -1 with @err set.
+ */
+int sim_json_read(const char *path, const char *const *keys, int nr,
+		  int (*fn)(char **vals, void *arg), void *arg,
+		  char *err, size_t errlen);
+
 /* ---- the SVG timeline (sim_svg.c) ---- */
 
 enum sim_cell_state { SIM_U = 0, SIM_S = 1, SIM_X = 2 };
 
 /* One counter of one thread during one tick. */
 struct sim_cell {
-	s8 event;		/* index into that thread's events, -1: idle */
+	s16 event;		/* index into that thread's events, -1: idle */
 	u8 state;		/* XSU state of this counter for this thread */
 };
 

@@ -238,6 +238,16 @@ static void settle(struct sim_state *s, int tid)
 	shim_irqs_off = false;
 }
 
+/* Events in the group starting with event @e (1 without groups). */
+static int group_size(const struct sim_thread_cfg *cfg, int e)
+{
+	int s = 1;
+
+	while (cfg->grouped && e + s < cfg->n && !cfg->leader[e + s])
+		s++;
+	return s;
+}
+
 /*
  * One thread's round at tick @t: everything out, rotate (unless this is
  * a reschedule asked for by the sibling: perf_pmu_resched() does not
@@ -251,7 +261,7 @@ static void thread_turn(struct sim_state *s, int tid, int t, bool resched)
 	struct perf_sched_budget budget;
 	struct pass_events pe = { 0 };
 	bool all = true;
-	int e, k;
+	int e, k, size;
 
 	for (e = 0; e < cfg->n; e++) {
 		if (th->on[e] >= 0) {
@@ -265,29 +275,37 @@ static void thread_turn(struct sim_state *s, int tid, int t, bool resched)
 	}
 
 	if (th->rotate && !resched) {
-		int first = th->order[0];
+		int first[SIM_MAX_EVENTS], size = group_size(cfg, th->order[0]);
 
-		memmove(th->order, th->order + 1,
-			(cfg->n - 1) * sizeof(th->order[0]));
-		th->order[cfg->n - 1] = first;
+		/* perf rotates the list of groups by one group */
+		memcpy(first, th->order, size * sizeof(th->order[0]));
+		memmove(th->order, th->order + size,
+			(cfg->n - size) * sizeof(th->order[0]));
+		memcpy(th->order + cfg->n - size, first,
+		       size * sizeof(th->order[0]));
 	}
 
 	/* perf's loop; --continue: a PMU with PERF_PMU_CAP_SCHED_CONTINUE */
 	perf_sched_budget_init(&budget, s->cfg->cont ?
 			       2 * (s->cfg->pmu.nr_gp + s->cfg->pmu.nr_fixed) : 0);
-	for (k = 0; k < cfg->n; k++) {
+	for (k = 0; k < cfg->n; k += size) {
 		bool ok;
+		int m;
 
+		size = group_size(cfg, th->order[k]);
 		if (!perf_sched_budget_can_add(&budget)) {
 			all = false;
 			break;
 		}
-		e = th->order[k];
-		collect(s, tid, e);
-		pe.mask[pe.n] = cfg->ev[e].mask;
-		pe.corrupting[pe.n] = cfg->ev[e].corrupting;
-		pe.counter[pe.n] = th->hw[e];
-		idx[pe.n++] = e;
+		/* a group goes in as one transaction (group_sched_in()) */
+		for (m = 0; m < size; m++) {
+			e = th->order[k + m];
+			collect(s, tid, e);
+			pe.mask[pe.n] = cfg->ev[e].mask;
+			pe.corrupting[pe.n] = cfg->ev[e].corrupting;
+			pe.counter[pe.n] = th->hw[e];
+			idx[pe.n++] = e;
+		}
 
 		s->res->passes++;
 		ok = !pass_run(s->hooks, s->ctx, tid, &pe, s->cfg->pmu.nr_gp,
@@ -296,8 +314,9 @@ static void thread_turn(struct sim_state *s, int tid, int t, bool resched)
 		if (ok)
 			continue;
 
-		put(s, tid, e, false);
-		pe.n--;
+		for (m = size - 1; m >= 0; m--)
+			put(s, tid, th->order[k + m], false);
+		pe.n -= size;
 		all = false;
 	}
 	th->rotate = !all;

@@ -36,6 +36,13 @@ struct sim_policy {
 struct sim_thread_cfg {
 	int n;
 	struct sim_event ev[SIM_MAX_EVENTS];
+	/*
+	 * With @grouped, events come in groups (perf's {a,b}): @leader marks
+	 * the first event of each, and a group is added, scheduled and
+	 * rotated as one. Without, every event is a group of its own.
+	 */
+	bool grouped;
+	bool leader[SIM_MAX_EVENTS];
 	double rate[SIM_MAX_EVENTS];	/* events per tick, for estimated counts */
 	int start;			/* first tick the list is enabled */
 	int dur;			/* ticks it stays enabled, -1: to the end */

@@ -500,10 +500,20 @@ static int table_add(struct table *tab, char **f)
 	return 0;
 }
 
-/* Read one object of the top-level array into @tab (events need a name). */
-static int json_event(struct json *js, struct table *tab)
+/* What to read of each object of a file's top-level array. */
+struct json_spec {
+	const char *const *keys;	/* the fields wanted */
+	int nr;				/* how many (at most JSON_MAX_FIELDS) */
+	int (*fn)(char **vals, void *arg);	/* called per object */
+	void *arg;
+};
+
+#define JSON_MAX_FIELDS	16
+
+/* Read one object of the top-level array and hand its fields to @spec. */
+static int json_object(struct json *js, const struct json_spec *spec)
 {
-	char *f[NR_FIELDS] = { NULL }, *key, *val;
+	char *f[JSON_MAX_FIELDS] = { NULL }, *key, *val;
 	int i, ret = -1;
 
 	js->p++;	/* '{' */
@@ -531,11 +541,11 @@ static int json_event(struct json *js, struct table *tab)
 			free(key);
 			goto out;
 		}
-		for (i = 0; i < NR_FIELDS; i++)
-			if (!strcmp(key, field_keys[i]))
+		for (i = 0; i < spec->nr; i++)
+			if (!strcmp(key, spec->keys[i]))
 				break;
 		free(key);
-		if (i < NR_FIELDS) {
+		if (i < spec->nr) {
 			free(f[i]);	/* the last of duplicate keys wins */
 			f[i] = val;
 		} else {
@@ -554,19 +564,28 @@ static int json_event(struct json *js, struct table *tab)
 		goto out;
 	}
 	ret = 0;
-	if (f[F_NAME] && f[F_NAME][0] && table_add(tab, f)) {
+	if (spec->fn(f, spec->arg)) {
 		json_error(js, "out of memory");
 		ret = -1;
 	}
 out:
-	for (i = 0; i < NR_FIELDS; i++)
+	for (i = 0; i < spec->nr; i++)
 		free(f[i]);
 	return ret;
 }
 
-/* Parse one table file held in @buf: an array of event objects. */
+/* An event of the tables goes into the table: events need a name. */
+static int table_add_cb(char **f, void *arg)
+{
+	if (!f[F_NAME] || !f[F_NAME][0])
+		return 0;
+	return table_add(arg, f);
+}
+
+/* Parse one table file held in @buf: an array of objects. */
 static int json_parse_table(const char *buf, size_t len, const char *path,
-			    struct table *tab, char *err, size_t errlen)
+			    const struct json_spec *spec, char *err,
+			    size_t errlen)
 {
 	struct json js = {
 		.start = buf, .p = buf, .end = buf + len,
@@ -586,7 +605,7 @@ static int json_parse_table(const char *buf, size_t len, const char *path,
 		for (;;) {
 			json_skip_ws(&js);
 			if (js.p < js.end && *js.p == '{') {
-				if (json_event(&js, tab))
+				if (json_object(&js, spec))
 					return -1;
 			} else if (json_value(&js, NULL, 1)) {
 				return -1;	/* not an event: skipped */
@@ -609,15 +628,20 @@ static int json_parse_table(const char *buf, size_t len, const char *path,
 	return 0;
 }
 
-/* Read the file @path into memory and parse it into @tab. */
-static int table_read_file(const char *path, struct table *tab,
-			   char *err, size_t errlen)
+int sim_json_read(const char *path, const char *const *keys, int nr,
+		  int (*fn)(char **vals, void *arg), void *arg,
+		  char *err, size_t errlen)
 {
+	struct json_spec spec = { keys, nr, fn, arg };
 	size_t len = 0, cap = 0, n;
 	char *buf = NULL, *nbuf;
 	FILE *f;
 	int ret;
 
+	if (nr > JSON_MAX_FIELDS) {
+		sim_err(err, errlen, "%s: too many fields asked for", path);
+		return -1;
+	}
 	f = fopen(path, "rb");
 	if (!f) {
 		sim_err(err, errlen, "cannot open %s: %s", path,
@@ -646,7 +670,7 @@ static int table_read_file(const char *path, struct table *tab,
 		ret = -1;
 		goto out;
 	}
-	ret = json_parse_table(buf, len, path, tab, err, errlen);
+	ret = json_parse_table(buf, len, path, &spec, err, errlen);
 out:
 	free(buf);
 	fclose(f);
@@ -722,7 +746,8 @@ static int table_load(const char *dir, struct table *tab,
 		if (!path)
 			goto nomem;
 		sprintf(path, "%s/%s", dir, names[i]);
-		ret = table_read_file(path, tab, err, errlen);
+		ret = sim_json_read(path, field_keys, NR_FIELDS, table_add_cb,
+				    tab, err, errlen);
 		free(path);
 		if (ret)
 			goto out;

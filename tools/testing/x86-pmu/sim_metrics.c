@@ -1,0 +1,1229 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf's metrics in the scheduling simulator. A metric or metric group
+ * name is expanded as perf 6.12's `perf stat -M` does it
+ * (tools/perf/util/metricgroup.c, expr.y):
+ *
+ * - every metric of the group (or the metric of that name) is a root; the
+ *   ids of its MetricThreshold (which contains the metric itself) or else
+ *   of its MetricExpr are collected, with constant folding: "a if c else
+ *   b" keeps one side when c is a constant (#SMT_on, #core_wide ...);
+ * - ids that name other metrics are references: they are replaced by the
+ *   ids of the referenced metric's MetricExpr, recursively;
+ * - a metric's events form a weak group "{...}:W", unless its
+ *   MetricConstraint says NO_GROUP_EVENTS (_NMI with the watchdog on,
+ *   _SMT with SMT on) or the group was asked for by a name in its
+ *   MetricgroupNoGroup; the events of all ungrouped metrics are merged
+ *   into one list of single events;
+ * - metrics are sorted by their number of events, largest first, and a
+ *   metric whose events are a subset of an earlier one's shares its
+ *   events; tool events (duration_time) go outside every group.
+ *
+ * The expansion is checked against perf's own output
+ * (sim_metrics_ref.sh, sim_metrics_test.c).
+ */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "../../../arch/x86/events/counter_match.h"
+#include "sim_metrics.h"
+
+#define JSON_SUBDIR	"/tools/perf/pmu-events/arch/x86/"
+#define MAX_DEPTH	64	/* metric references and parentheses */
+
+static const char *const tool_events[] = {
+	"duration_time", "user_time", "system_time",
+};
+
+/* ---- the metric tables ---- */
+
+enum {
+	M_NAME, M_EXPR, M_GROUP, M_THRESHOLD, M_CONSTRAINT, M_NOGROUP,
+	NR_MFIELDS
+};
+
+static const char *const mfield_keys[NR_MFIELDS] = {
+	[M_NAME]	= "MetricName",
+	[M_EXPR]	= "MetricExpr",
+	[M_GROUP]	= "MetricGroup",
+	[M_THRESHOLD]	= "MetricThreshold",
+	[M_CONSTRAINT]	= "MetricConstraint",
+	[M_NOGROUP]	= "MetricgroupNoGroup",
+};
+
+struct mdef {
+	char *f[NR_MFIELDS];
+};
+
+struct mtable {
+	char *dir;
+	struct mdef *m;
+	int nr, cap;
+};
+
+static struct mtable mcache;
+
+static void mtable_free(struct mtable *t)
+{
+	int i, k;
+
+	for (i = 0; i < t->nr; i++)
+		for (k = 0; k < NR_MFIELDS; k++)
+			free(t->m[i].f[k]);
+	free(t->m);
+	free(t->dir);
+	memset(t, 0, sizeof(*t));
+}
+
+static void __attribute__((destructor)) mcache_free(void)
+{
+	mtable_free(&mcache);
+}
+
+static int mtable_add_cb(char **f, void *arg)
+{
+	struct mtable *t = arg;
+	struct mdef *nm;
+	int k;
+
+	if (!f[M_NAME] || !f[M_EXPR])
+		return 0;
+	if (t->nr == t->cap) {
+		t->cap = t->cap ? 2 * t->cap : 256;
+		nm = realloc(t->m, t->cap * sizeof(*t->m));
+		if (!nm)
+			return -1;
+		t->m = nm;
+	}
+	for (k = 0; k < NR_MFIELDS; k++) {
+		t->m[t->nr].f[k] = f[k];
+		f[k] = NULL;	/* taken over */
+	}
+	t->nr++;
+	return 0;
+}
+
+/* The metric tables of @pmu in @ksrc, read once per directory. */
+static const struct mtable *mtable_get(const struct sim_pmu *pmu,
+				       const char *ksrc, char *err,
+				       size_t errlen)
+{
+	char dir[4096], path[4600];
+	struct dirent *de;
+	int found = 0;
+	DIR *d;
+
+	if (!pmu->json_dir) {
+		sim_err(err, errlen, "PMU model %s has no metric tables",
+			pmu->name);
+		return NULL;
+	}
+	snprintf(dir, sizeof(dir), "%s%s%s", ksrc && *ksrc ? ksrc : ".",
+		 JSON_SUBDIR, pmu->json_dir);
+	if (mcache.dir && !strcmp(mcache.dir, dir))
+		return &mcache;
+	mtable_free(&mcache);
+
+	d = opendir(dir);
+	if (!d) {
+		sim_err(err, errlen, "cannot read metric tables in %s: %s",
+			dir, strerror(errno));
+		return NULL;
+	}
+	while ((de = readdir(d))) {
+		size_t len = strlen(de->d_name);
+
+		if (len < 12 || strcmp(de->d_name + len - 12, "metrics.json"))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		if (sim_json_read(path, mfield_keys, NR_MFIELDS, mtable_add_cb,
+				  &mcache, err, errlen)) {
+			closedir(d);
+			mtable_free(&mcache);
+			return NULL;
+		}
+		found++;
+	}
+	closedir(d);
+	if (!found) {
+		sim_err(err, errlen, "no metric tables (*metrics.json) in %s",
+			dir);
+		return NULL;
+	}
+	mcache.dir = strdup(dir);
+	return mcache.dir ? &mcache : NULL;
+}
+
+/*
+ * perf's match_metric(): is @sought one of the ';'-separated names in
+ * @list (case-insensitive)? "all" matches everything.
+ */
+static bool match_metric(const char *list, const char *sought)
+{
+	size_t len = strlen(sought);
+
+	if (!strcmp(sought, "all"))
+		return true;
+	if (!list)
+		return !strcasecmp(sought, "No_group");
+	for (;;) {
+		const char *semi;
+
+		if (!strncasecmp(list, sought, len) &&
+		    (list[len] == '\0' || list[len] == ';'))
+			return true;
+		semi = strchr(list, ';');
+		if (!semi)
+			return false;
+		list = semi + 1;
+	}
+}
+
+static const struct mdef *find_metric(const struct mtable *t,
+				      const char *name)
+{
+	int i;
+
+	for (i = 0; i < t->nr; i++)
+		if (match_metric(t->m[i].f[M_NAME], name))
+			return &t->m[i];
+	return NULL;
+}
+
+/* ---- sets of ids ---- */
+
+struct ids {
+	int nr, cap;
+	char **s;
+};
+
+static void ids_free(struct ids *ids)
+{
+	int i;
+
+	if (!ids)
+		return;
+	for (i = 0; i < ids->nr; i++)
+		free(ids->s[i]);
+	free(ids->s);
+	free(ids);
+}
+
+static int ids_find(const struct ids *ids, const char *s)
+{
+	int i;
+
+	for (i = 0; ids && i < ids->nr; i++)
+		if (!strcmp(ids->s[i], s))
+			return i;
+	return -1;
+}
+
+/* Add a copy of @s to @ids unless there; returns -1 out of memory. */
+static int ids_add(struct ids *ids, const char *s)
+{
+	char **ns;
+
+	if (ids_find(ids, s) >= 0)
+		return 0;
+	if (ids->nr == ids->cap) {
+		ids->cap = ids->cap ? 2 * ids->cap : 8;
+		ns = realloc(ids->s, ids->cap * sizeof(*ids->s));
+		if (!ns)
+			return -1;
+		ids->s = ns;
+	}
+	ids->s[ids->nr] = strdup(s);
+	if (!ids->s[ids->nr])
+		return -1;
+	ids->nr++;
+	return 0;
+}
+
+static void ids_del(struct ids *ids, int i)
+{
+	free(ids->s[i]);
+	memmove(&ids->s[i], &ids->s[i + 1], (ids->nr - i - 1) * sizeof(*ids->s));
+	ids->nr--;
+}
+
+/* Union of @a and @b into @a (either may be NULL); @b is freed. */
+static struct ids *ids_union(struct ids *a, struct ids *b, bool *nomem)
+{
+	int i;
+
+	if (!a)
+		return b;
+	for (i = 0; b && i < b->nr; i++)
+		if (ids_add(a, b->s[i]))
+			*nomem = true;
+	ids_free(b);
+	return a;
+}
+
+static bool is_tool_event(const char *id)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(tool_events); i++)
+		if (!strcmp(id, tool_events[i]))
+			return true;
+	return false;
+}
+
+/* ---- perf's expression language, computing ids (expr.y) ---- */
+
+/* A value: a constant, or NAN ("bottom") with the ids it needs. */
+struct xval {
+	double val;
+	struct ids *ids;
+};
+
+struct xparse {
+	const char *p;
+	const struct sim_pmu *pmu;
+	bool error, nomem;
+	const char *what;	/* for messages: the expression */
+};
+
+enum tok { T_END, T_NUM, T_ID, T_LIT, T_IF, T_ELSE, T_MIN, T_MAX,
+	   T_DRATIO, T_SOURCE_COUNT, T_HAS_EVENT, T_STRCMP_CPUID, T_CHAR };
+
+struct token {
+	enum tok t;
+	double num;
+	char *s;	/* T_ID (unescaped), T_LIT; malloc()ed */
+	char c;		/* T_CHAR */
+};
+
+static bool sym_char(char c)
+{
+	return isalnum((unsigned char)c) || c == '_' || c == '.' || c == ':' ||
+	       c == '@' || c == '?';
+}
+
+/* Length of the number at @s, flex's {number}, or 0. */
+static size_t number_len(const char *s)
+{
+	const char *p = s, *d;
+
+	while (isdigit((unsigned char)*p))
+		p++;
+	if (*p == '.') {
+		p++;
+		while (isdigit((unsigned char)*p))
+			p++;
+	}
+	if (p == s || (p == s + 1 && *s == '.'))
+		return 0;
+	if (*p == 'e') {
+		d = p + 1 + (p[1] == '-');
+		if (isdigit((unsigned char)*d)) {
+			while (isdigit((unsigned char)*d))
+				d++;
+			p = d;
+		}
+	}
+	return p - s;
+}
+
+/* Length of the symbol at @s, flex's {symbol}: escapes \- \, \= allowed. */
+static size_t symbol_len(const char *s)
+{
+	const char *p = s;
+
+	for (;;) {
+		if (sym_char(*p))
+			p++;
+		else if (p[0] == '\\' && p[1] && strchr("-,=", p[1]))
+			p += 2;
+		else
+			return p - s;
+	}
+}
+
+/* The value of literal @lit ("#SMT_on") for perf stat -C on one thread. */
+static double literal_value(const struct sim_pmu *pmu, const char *lit)
+{
+	if (!strcasecmp(lit, "#smt_on"))
+		return pmu->ht ? 1 : 0;
+	/* -C on one sibling: not core-wide unless there is no sibling */
+	if (!strcmp(lit, "#core_wide"))
+		return pmu->ht ? 0 : 1;
+	if (!strcmp(lit, "#num_cpus") || !strcmp(lit, "#num_cpus_online"))
+		return pmu->ht ? 2 : 1;
+	if (!strcmp(lit, "#num_packages") || !strcmp(lit, "#num_dies") ||
+	    !strcmp(lit, "#num_cores"))
+		return 1;
+	if (!strcasecmp(lit, "#system_tsc_freq"))
+		return 1e9;
+	return NAN;
+}
+
+static void next_token(struct xparse *xp, struct token *tk)
+{
+	static const struct {
+		const char *kw;
+		enum tok t;
+	} kws[] = {
+		{ "d_ratio", T_DRATIO }, { "max", T_MAX }, { "min", T_MIN },
+		{ "if", T_IF }, { "else", T_ELSE },
+		{ "source_count", T_SOURCE_COUNT }, { "has_event", T_HAS_EVENT },
+		{ "strcmp_cpuid_str", T_STRCMP_CPUID },
+	};
+	size_t nl, sl, i, k;
+
+	memset(tk, 0, sizeof(*tk));
+	while (isspace((unsigned char)*xp->p))
+		xp->p++;
+	if (!*xp->p) {
+		tk->t = T_END;
+		return;
+	}
+	if (*xp->p == '#') {
+		sl = 1;
+		while (isalnum((unsigned char)xp->p[sl]) || xp->p[sl] == '_' ||
+		       xp->p[sl] == '.' || xp->p[sl] == '-')
+			sl++;
+		tk->t = T_LIT;
+		tk->s = strndup(xp->p, sl);
+		xp->p += sl;
+		if (!tk->s)
+			xp->nomem = true;
+		return;
+	}
+	nl = number_len(xp->p);
+	sl = symbol_len(xp->p);
+	if (!nl && !sl) {
+		tk->t = T_CHAR;
+		tk->c = *xp->p++;
+		return;
+	}
+	for (i = 0; i < ARRAY_SIZE(kws); i++)
+		if (strlen(kws[i].kw) == sl && !strncmp(xp->p, kws[i].kw, sl)) {
+			tk->t = kws[i].t;
+			xp->p += sl;
+			return;
+		}
+	if (sl == 3 && !strncmp(xp->p, "NaN", 3)) {
+		tk->t = T_NUM;
+		tk->num = NAN;
+		xp->p += 3;
+		return;
+	}
+	if (nl >= sl) {
+		tk->t = T_NUM;
+		tk->num = strtod(xp->p, NULL);
+		xp->p += nl;
+		return;
+	}
+	/* An id: backslashes dropped, '?' is the runtime parameter 0. */
+	tk->t = T_ID;
+	tk->s = malloc(sl + 1);
+	if (!tk->s) {
+		xp->nomem = true;
+		xp->p += sl;
+		return;
+	}
+	for (i = 0, k = 0; i < sl; i++) {
+		if (xp->p[i] == '\\')
+			continue;
+		tk->s[k++] = xp->p[i] == '?' ? '0' : xp->p[i];
+	}
+	tk->s[k] = '\0';
+	xp->p += sl;
+}
+
+static void peek_token(struct xparse *xp, struct token *tk)
+{
+	const char *save = xp->p;
+
+	next_token(xp, tk);
+	free(tk->s);
+	tk->s = NULL;
+	xp->p = save;
+}
+
+static bool expect_char(struct xparse *xp, char c)
+{
+	struct token tk;
+
+	next_token(xp, &tk);
+	free(tk.s);
+	if (tk.t != T_CHAR || tk.c != c) {
+		xp->error = true;
+		return false;
+	}
+	return true;
+}
+
+static struct xval x_const(double v)
+{
+	struct xval r = { v, NULL };
+
+	return r;
+}
+
+static struct xval x_union(struct xparse *xp, struct xval a, struct xval b)
+{
+	struct xval r;
+
+	r.val = NAN;
+	r.ids = ids_union(a.ids, b.ids, &xp->nomem);
+	return r;
+}
+
+static bool is_const(double v)
+{
+	return isfinite(v);
+}
+
+static void x_drop(struct xval v)
+{
+	ids_free(v.ids);
+}
+
+static struct xval parse_if(struct xparse *xp, int depth);
+static struct xval parse_binary(struct xparse *xp, int level, int depth);
+
+/* expr.y's primary expressions: numbers, ids, literals, calls, (...). */
+static struct xval parse_primary(struct xparse *xp, int depth)
+{
+	struct xval r = x_const(NAN), a, b;
+	struct token tk;
+
+	if (depth > MAX_DEPTH) {
+		xp->error = true;
+		return r;
+	}
+	next_token(xp, &tk);
+	switch (tk.t) {
+	case T_NUM:
+		return x_const(tk.num);
+	case T_LIT:
+		r = x_const(literal_value(xp->pmu, tk.s));
+		free(tk.s);
+		return r;
+	case T_ID:
+		r.ids = calloc(1, sizeof(*r.ids));
+		if (!r.ids || ids_add(r.ids, tk.s))
+			xp->nomem = true;
+		free(tk.s);
+		return r;
+	case T_SOURCE_COUNT:
+		/* source_count(ID) needs the event ID */
+		if (!expect_char(xp, '('))
+			return r;
+		next_token(xp, &tk);
+		if (tk.t != T_ID) {
+			free(tk.s);
+			xp->error = true;
+			return r;
+		}
+		expect_char(xp, ')');
+		r.ids = calloc(1, sizeof(*r.ids));
+		if (!r.ids || ids_add(r.ids, tk.s))
+			xp->nomem = true;
+		free(tk.s);
+		return r;
+	case T_HAS_EVENT:
+	case T_STRCMP_CPUID:
+		/* depend on the running perf: none of our tables uses them */
+		xp->error = true;
+		return r;
+	case T_MIN:
+	case T_MAX:
+	case T_DRATIO:
+		if (!expect_char(xp, '('))
+			return r;
+		a = parse_binary(xp, 0, depth + 1);
+		if (!expect_char(xp, ',')) {
+			x_drop(a);
+			return r;
+		}
+		b = parse_binary(xp, 0, depth + 1);
+		expect_char(xp, ')');
+		if (tk.t == T_DRATIO) {
+			if (b.val == 0) {	/* a constant zero: 0, no events */
+				x_drop(a);
+				x_drop(b);
+				return x_const(0);
+			}
+			if (is_const(a.val) && is_const(b.val))
+				return x_const(a.val / b.val);
+		}
+		/* min and max always need both sides when computing ids */
+		return x_union(xp, a, b);
+	case T_CHAR:
+		if (tk.c == '-') {
+			r = parse_binary(xp, 6, depth + 1);
+			r.val = -r.val;
+			return r;
+		}
+		if (tk.c == '(') {
+			r = parse_if(xp, depth + 1);
+			expect_char(xp, ')');
+			return r;
+		}
+		/* fall through */
+	default:
+		free(tk.s);
+		xp->error = true;
+		return r;
+	}
+}
+
+/* Binary operators by precedence level, lowest first (expr.y's %left). */
+static const char *const levels[] = { "|", "^", "&", "<>", "+-", "*/%" };
+
+static struct xval binary(struct xparse *xp, char op, struct xval a,
+			  struct xval b)
+{
+	bool ca = is_const(a.val), cb = is_const(b.val);
+
+	switch (op) {
+	case '|':
+	case '&': {
+		bool or = op == '|';
+
+		if (ca && cb)
+			return x_const(or ? (a.val != 0 || b.val != 0) :
+					    (a.val != 0 && b.val != 0));
+		if (ca || cb) {
+			struct xval c = ca ? a : b, o = ca ? b : a;
+
+			/* 0 | x and 1 & x are x; 1 | x is 1, 0 & x is 0 */
+			if ((c.val == 0) == or)
+				return o;
+			x_drop(o);
+			return x_const(or ? 1 : 0);
+		}
+		return x_union(xp, a, b);
+	}
+	case '^':
+		if (ca && cb)
+			return x_const((a.val == 0) != (b.val == 0));
+		return x_union(xp, a, b);
+	case '/':
+		if (b.val == 0) {
+			x_drop(a);
+			return x_const(NAN);
+		}
+		if (ca && cb)
+			return x_const(a.val / b.val);
+		return x_union(xp, a, b);
+	case '%':
+		if (b.val == 0) {
+			xp->error = true;
+			x_drop(a);
+			return x_const(NAN);
+		}
+		if (ca && cb)
+			return x_const((long)a.val % (long)b.val);
+		return x_union(xp, a, b);
+	default:
+		if (ca && cb) {
+			switch (op) {
+			case '<': return x_const(a.val < b.val);
+			case '>': return x_const(a.val > b.val);
+			case '+': return x_const(a.val + b.val);
+			case '-': return x_const(a.val - b.val);
+			default: return x_const(a.val * b.val);
+			}
+		}
+		return x_union(xp, a, b);
+	}
+}
+
+/* Left-associative binary operators of @level and above. */
+static struct xval parse_binary(struct xparse *xp, int level, int depth)
+{
+	struct xval a, b;
+	struct token tk;
+
+	if (level >= (int)(ARRAY_SIZE(levels)))
+		return parse_primary(xp, depth);
+	a = parse_binary(xp, level + 1, depth);
+	for (;;) {
+		peek_token(xp, &tk);
+		if (xp->error || tk.t != T_CHAR || !strchr(levels[level], tk.c))
+			return a;
+		next_token(xp, &tk);
+		b = parse_binary(xp, level + 1, depth);
+		a = binary(xp, tk.c, a, b);
+	}
+}
+
+/* if_expr: expr [if expr else if_expr], with expr.y's constant folding. */
+static struct xval parse_if(struct xparse *xp, int depth)
+{
+	struct xval lhs, cond, rhs;
+	struct token tk;
+
+	lhs = parse_binary(xp, 0, depth);
+	peek_token(xp, &tk);
+	if (tk.t != T_IF)
+		return lhs;
+	next_token(xp, &tk);
+	cond = parse_binary(xp, 0, depth);
+	next_token(xp, &tk);
+	free(tk.s);
+	if (tk.t != T_ELSE) {
+		xp->error = true;
+		x_drop(cond);
+		return lhs;
+	}
+	rhs = parse_if(xp, depth + 1);
+	if (cond.val == 0) {
+		x_drop(lhs);
+		x_drop(cond);
+		return rhs;
+	}
+	if (is_const(cond.val)) {
+		x_drop(cond);
+		x_drop(rhs);
+		return lhs;
+	}
+	if (lhs.val == rhs.val) {	/* the same constant on both sides */
+		x_drop(lhs);
+		x_drop(cond);
+		x_drop(rhs);
+		return x_const(lhs.val);
+	}
+	return x_union(xp, lhs, x_union(xp, cond, rhs));
+}
+
+/*
+ * find_ids(): add the ids @expr needs to @ids. Returns 0, or -1 with
+ * @err set if perf could not parse it either.
+ */
+static int find_ids(const struct sim_pmu *pmu, const char *expr,
+		    struct ids *ids, char *err, size_t errlen)
+{
+	struct xparse xp = { .p = expr, .pmu = pmu };
+	struct token tk;
+	struct xval v;
+	int i;
+
+	v = parse_if(&xp, 0);
+	next_token(&xp, &tk);
+	free(tk.s);
+	if (tk.t != T_END)
+		xp.error = true;
+	for (i = 0; v.ids && i < v.ids->nr; i++)
+		if (ids_add(ids, v.ids->s[i]))
+			xp.nomem = true;
+	x_drop(v);
+	if (xp.error || xp.nomem) {
+		sim_err(err, errlen, "%s in metric expression '%s'",
+			xp.nomem ? "out of memory" : "syntax error", expr);
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- metrics into event lists (metricgroup.c) ---- */
+
+struct metric {
+	const struct mdef *pm;
+	struct ids ids;
+	struct ids refs;	/* referenced metrics, by name */
+	bool group_events;
+	int list;		/* index of its own event list, -1: shared */
+};
+
+struct visited {
+	const char *name;
+	const struct visited *parent;
+};
+
+struct expand {
+	const struct sim_pmu *pmu;
+	const struct mtable *t;
+	struct metric *m;
+	int nr, cap;
+	char *err;
+	size_t errlen;
+};
+
+/* metric__group_events(): NMI watchdog off, SMT as the PMU says. */
+static bool metric_group_events(const struct sim_pmu *pmu,
+				const struct mdef *pm)
+{
+	const char *c = pm->f[M_CONSTRAINT];
+
+	if (!c)
+		return true;
+	if (!strcmp(c, "NO_GROUP_EVENTS"))
+		return false;
+	if (!strcmp(c, "NO_GROUP_EVENTS_SMT"))
+		return !pmu->ht;
+	return true;	/* NO_GROUP_EVENTS_NMI: grouped, the watchdog is off */
+}
+
+static int add_metric(struct expand *ex, const struct mdef *pm,
+		      bool no_group, struct metric *root,
+		      const struct visited *visited);
+
+/*
+ * resolve_metric(): ids of @root naming metrics are replaced by those
+ * metrics' ids, recursively.
+ */
+static int resolve_metric(struct expand *ex, struct metric *root,
+			  const struct visited *visited)
+{
+	const struct mdef **pending = NULL;
+	int n = 0, i, ret = 0;
+
+	pending = calloc(root->ids.nr + 1, sizeof(*pending));
+	if (!pending)
+		return -1;
+	for (i = 0; i < root->ids.nr; i++) {
+		const struct mdef *pm = find_metric(ex->t, root->ids.s[i]);
+
+		if (pm) {
+			pending[n++] = pm;
+			ids_del(&root->ids, i--);
+		}
+	}
+	for (i = 0; i < n && !ret; i++)
+		ret = add_metric(ex, pending[i], false, root, visited);
+	free(pending);
+	return ret;
+}
+
+/*
+ * add_metric() and __add_metric(): a root metric (@root NULL) gets an
+ * entry of its own; a referenced one adds its ids to @root's, once.
+ */
+static int add_metric(struct expand *ex, const struct mdef *pm,
+		      bool no_group, struct metric *root,
+		      const struct visited *visited)
+{
+	struct visited node = { pm->f[M_NAME], visited };
+	const struct visited *v;
+	const char *expr = pm->f[M_EXPR];
+	struct metric *nm;
+	int ret;
+
+	for (v = visited; v; v = v->parent)
+		if (!strcmp(pm->f[M_NAME], v->name)) {
+			sim_err(ex->err, ex->errlen,
+				"recursion in metric %s", pm->f[M_NAME]);
+			return -1;
+		}
+	if (!root) {
+		if (ex->nr == ex->cap) {
+			ex->cap = ex->cap ? 2 * ex->cap : 32;
+			nm = realloc(ex->m, ex->cap * sizeof(*ex->m));
+			if (!nm)
+				goto nomem;
+			ex->m = nm;
+		}
+		root = &ex->m[ex->nr++];
+		memset(root, 0, sizeof(*root));
+		root->pm = pm;
+		root->list = -1;
+		root->group_events = !no_group &&
+				     metric_group_events(ex->pmu, pm);
+		if (pm->f[M_THRESHOLD]) {
+			expr = pm->f[M_THRESHOLD];
+			node.name = "__threshold__";
+		}
+	} else {
+		if (ids_find(&root->refs, pm->f[M_NAME]) >= 0)
+			return 0;
+		if (ids_add(&root->refs, pm->f[M_NAME]))
+			goto nomem;
+	}
+	if (find_ids(ex->pmu, expr, &root->ids, ex->err, ex->errlen))
+		return -1;
+	/* references never add roots: ex->m does not move under @root */
+	ret = resolve_metric(ex, root, &node);
+	return ret;
+nomem:
+	sim_err(ex->err, ex->errlen, "out of memory");
+	return -1;
+}
+
+/* Number of ids of @m that are no tool events (metric_list_cmp()). */
+static int metric_count(const struct metric *m)
+{
+	int i, n = 0;
+
+	for (i = 0; i < m->ids.nr; i++)
+		n += !is_tool_event(m->ids.s[i]);
+	return n;
+}
+
+static bool ids_subset(const struct ids *big, const struct ids *small)
+{
+	int i;
+
+	for (i = 0; i < small->nr; i++)
+		if (ids_find(big, small->s[i]) < 0)
+			return false;
+	return true;
+}
+
+/* parse_ids(): one event list of @ids (tool events appended). */
+static int add_list(struct sim_metric_expansion *x, const struct ids *ids,
+		    const bool *tools, bool grouped)
+{
+	struct sim_metric_group *g, *ng;
+	int i, k = 0, nr_tools = 0;
+	size_t t;
+
+	for (t = 0; t < ARRAY_SIZE(tool_events); t++)
+		nr_tools += tools[t];
+	ng = realloc(x->g, (x->nr + 1) * sizeof(*x->g));
+	if (!ng)
+		return -1;
+	x->g = ng;
+	g = &x->g[x->nr++];
+	memset(g, 0, sizeof(*g));
+	g->ids = calloc(ids->nr + nr_tools + 1, sizeof(*g->ids));
+	if (!g->ids)
+		return -1;
+	for (i = 0; i < ids->nr; i++)
+		if (!is_tool_event(ids->s[i]))
+			g->ids[k++] = strdup(ids->s[i]);
+	/* the grouped events; empty: perf still parses a tool event */
+	g->grouped = grouped && k > 0;
+	for (t = 0; t < ARRAY_SIZE(tool_events); t++)
+		if (tools[t] || (!k && !nr_tools && !t))
+			g->ids[k++] = strdup(tool_events[t]);
+	g->n = k;
+	for (i = 0; i < k; i++)
+		if (!g->ids[i])
+			return -1;
+	return 0;
+}
+
+void sim_metrics_free(struct sim_metric_expansion *x)
+{
+	int i, k;
+
+	for (i = 0; i < x->nr; i++) {
+		for (k = 0; k < x->g[i].n; k++)
+			free(x->g[i].ids[k]);
+		free(x->g[i].ids);
+	}
+	free(x->g);
+	memset(x, 0, sizeof(*x));
+}
+
+static void expand_free(struct expand *ex)
+{
+	int i;
+
+	for (i = 0; i < ex->nr; i++) {
+		struct metric *m = &ex->m[i];
+		int k;
+
+		for (k = 0; k < m->ids.nr; k++)
+			free(m->ids.s[k]);
+		free(m->ids.s);
+		for (k = 0; k < m->refs.nr; k++)
+			free(m->refs.s[k]);
+		free(m->refs.s);
+	}
+	free(ex->m);
+}
+
+/*
+ * Add the root metrics of one name of the -M list: every metric whose
+ * MetricGroup or MetricName matches, in the table's order, each put in
+ * front of the list (list_add() and list_splice() in perf).
+ */
+static int add_name(struct expand *ex, const char *name)
+{
+	int first = ex->nr, i, found = 0;
+	struct metric tmp;
+
+	for (i = 0; i < ex->t->nr; i++) {
+		const struct mdef *pm = &ex->t->m[i];
+
+		if (!match_metric(pm->f[M_GROUP], name) &&
+		    !match_metric(pm->f[M_NAME], name))
+			continue;
+		found++;
+		if (add_metric(ex, pm, match_metric(pm->f[M_NOGROUP], name),
+			       NULL, NULL))
+			return -1;
+	}
+	if (!found) {
+		sim_err(ex->err, ex->errlen,
+			"unknown metric or metric group '%s' for PMU %s (perf's %s tables)",
+			name, ex->pmu->name, ex->pmu->json_dir);
+		return -1;
+	}
+	/* The new roots go to the front, in reverse table order. */
+	for (i = 0; i < (ex->nr - first) / 2; i++) {
+		tmp = ex->m[first + i];
+		ex->m[first + i] = ex->m[ex->nr - 1 - i];
+		ex->m[ex->nr - 1 - i] = tmp;
+	}
+	for (i = first; i > 0; i--) {
+		int k;
+
+		for (k = 0; k < ex->nr - first; k++) {
+			tmp = ex->m[i - 1 + k];
+			ex->m[i - 1 + k] = ex->m[i + k];
+			ex->m[i + k] = tmp;
+		}
+	}
+	return 0;
+}
+
+/*
+ * sim_metrics_expand - the event lists perf stat -M @names opens.
+ * @pmu: the model (its tables, SMT on with HT on)
+ * @ksrc: the kernel tree holding tools/perf/pmu-events
+ * @names: comma-separated metric and metric group names
+ * @x: the result: event lists in perf's order (the merged list of
+ *     ungrouped metrics first, then one list per metric that shares with
+ *     no larger one)
+ *
+ * Follows parse_groups() of tools/perf/util/metricgroup.c. Returns 0, or
+ * -1 with @err naming the unknown name or the broken expression.
+ */
+int sim_metrics_expand(const struct sim_pmu *pmu, const char *ksrc,
+		       const char *names, struct sim_metric_expansion *x,
+		       char *err, size_t errlen)
+{
+	struct expand ex = { .pmu = pmu, .err = err, .errlen = errlen };
+	bool tools[ARRAY_SIZE(tool_events)] = { false };
+	struct ids combined = { 0 };
+	char *copy = NULL, *name, *save = NULL;
+	int i, j, k, ret = -1;
+	size_t t;
+
+	memset(x, 0, sizeof(*x));
+	ex.t = mtable_get(pmu, ksrc, err, errlen);
+	if (!ex.t)
+		return -1;
+	copy = strdup(names ? names : "");
+	if (!copy)
+		goto nomem;
+	for (name = strtok_r(copy, ",", &save); name;
+	     name = strtok_r(NULL, ",", &save)) {
+		if (strchr(name, ':')) {
+			sim_err(err, errlen,
+				"metric '%s': modifiers are not simulated",
+				name);
+			goto out;
+		}
+		if (add_name(&ex, name))
+			goto out;
+	}
+	if (!ex.nr) {
+		sim_err(err, errlen, "empty metric list '%s'", names ? names : "");
+		goto out;
+	}
+
+	/* list_sort(): stable, more events first */
+	for (i = 1; i < ex.nr; i++) {
+		struct metric m = ex.m[i];
+
+		for (j = i; j > 0 && metric_count(&ex.m[j - 1]) <
+				     metric_count(&m); j--)
+			ex.m[j] = ex.m[j - 1];
+		ex.m[j] = m;
+	}
+
+	/* find_tool_events(), build_combined_expr_ctx() */
+	for (i = 0; i < ex.nr; i++) {
+		for (t = 0; t < ARRAY_SIZE(tool_events); t++)
+			if (ids_find(&ex.m[i].ids, tool_events[t]) >= 0)
+				tools[t] = true;
+		if (ex.m[i].group_events)
+			continue;
+		for (k = 0; k < ex.m[i].ids.nr; k++)
+			if (ids_add(&combined, ex.m[i].ids.s[k]))
+				goto nomem;
+	}
+	if (combined.nr && add_list(x, &combined, tools, false))
+		goto nomem;
+
+	/* Each grouped metric: an earlier list holding all its ids, or its own. */
+	for (i = 0; i < ex.nr; i++) {
+		struct metric *m = &ex.m[i];
+
+		if (!m->group_events)
+			continue;
+		for (j = 0; j < i; j++)
+			if (ex.m[j].list >= 0 && ids_subset(&ex.m[j].ids, &m->ids))
+				break;
+		if (j < i)
+			continue;
+		m->list = x->nr;
+		if (add_list(x, &m->ids, tools, true))
+			goto nomem;
+		/* parse_ids() put the tool events into the metric's ids */
+		for (t = 0; t < ARRAY_SIZE(tool_events); t++)
+			if (tools[t] && ids_add(&m->ids, tool_events[t]))
+				goto nomem;
+		if (!metric_count(m) && ids_add(&m->ids, tool_events[0]))
+			goto nomem;
+	}
+	ret = 0;
+	goto out;
+nomem:
+	sim_err(err, errlen, "out of memory");
+out:
+	for (k = 0; k < combined.nr; k++)
+		free(combined.s[k]);
+	free(combined.s);
+	expand_free(&ex);
+	free(copy);
+	if (ret)
+		sim_metrics_free(x);
+	return ret;
+}
+
+static int cmp_strp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void sim_metrics_print(FILE *f, const struct sim_metric_expansion *x)
+{
+	int i, k;
+
+	for (i = 0; i < x->nr; i++) {
+		char **s = malloc(x->g[i].n * sizeof(*s) + 1);
+
+		if (!s)
+			return;
+		memcpy(s, x->g[i].ids, x->g[i].n * sizeof(*s));
+		qsort(s, x->g[i].n, sizeof(*s), cmp_strp);
+		fputs(x->g[i].grouped ? "group" : "nogroup", f);
+		for (k = 0; k < x->g[i].n; k++)
+			fprintf(f, " %s", s[k]);
+		fputc('\n', f);
+		free(s);
+	}
+}
+
+/*
+ * The core event an id names, as sim_events_parse() reads it: "EV" and
+ * "EV:mods" as they are, "cpu@EV,terms@" as EV. Returns false for tool
+ * events and other PMUs' events (uncore, msr, cstate).
+ */
+static bool core_event_name(const char *id, char *buf, size_t len)
+{
+	const char *at = strchr(id, '@');
+
+	if (is_tool_event(id))
+		return false;
+	if (at) {
+		size_t n;
+
+		if (strncmp(id, "cpu@", 4))
+			return false;
+		n = strcspn(at + 1, ",@");
+		snprintf(buf, len, "%.*s", (int)n, at + 1);
+		return true;
+	}
+	if (!strncasecmp(id, "UNC_", 4))
+		return false;
+	snprintf(buf, len, "%s", id);
+	return true;
+}
+
+/*
+ * sim_metrics_events - @x's core events as the simulator runs them
+ * @pmu: model; @ksrc: tree of the event tables
+ * @x: an expansion of sim_metrics_expand()
+ * @ev, @leader: out: the events, and where each group starts
+ * @max: room in @ev and @leader
+ *
+ * A weak group that the matcher cannot place on an idle PMU with the
+ * events' static masks is what the kernel refuses at perf_event_open()
+ * (validate_group()); perf stat then opens its events one by one, and so
+ * does this. Returns the number of events, or -1 with @err set.
+ */
+int sim_metrics_events(const struct sim_pmu *pmu, const char *ksrc,
+		       const struct sim_metric_expansion *x,
+		       struct sim_event *ev, bool *leader, int max,
+		       char *err, size_t errlen)
+{
+	int i, k, n = 0;
+	char name[256];
+
+	for (i = 0; i < x->nr; i++) {
+		const struct sim_metric_group *g = &x->g[i];
+		int first = n;
+		u64 masks[64];
+
+		for (k = 0; k < g->n; k++) {
+			if (!core_event_name(g->ids[k], name, sizeof(name)))
+				continue;
+			if (n >= max) {
+				sim_err(err, errlen,
+					"too many events (at most %d) at '%s'",
+					max, g->ids[k]);
+				return -1;
+			}
+			if (sim_events_parse(pmu, ksrc, name, &ev[n], 1, err,
+					     errlen) != 1)
+				return -1;
+			snprintf(ev[n].name, sizeof(ev[n].name), "%s", g->ids[k]);
+			leader[n] = !g->grouped || n == first;
+			if (n - first < 64)
+				masks[n - first] = ev[n].mask;
+			n++;
+		}
+		/* validate_group(): the weak group falls apart if it cannot fit */
+		if (g->grouped && n - first > 1 &&
+		    (n - first > 64 ||
+		     x86_counter_match(masks, n - first, 0, pmu->nr_gp, NULL)))
+			for (k = first; k < n; k++)
+				leader[k] = true;
+	}
+	return n;
+}
+
+int sim_metric_group_names(const struct sim_pmu *pmu, const char *ksrc,
+			   char ***names, char *err, size_t errlen)
+{
+	const struct mtable *t = mtable_get(pmu, ksrc, err, errlen);
+	struct ids all = { 0 };
+	int i;
+
+	*names = NULL;
+	if (!t)
+		return -1;
+	for (i = 0; i < t->nr; i++) {
+		char *list = t->m[i].f[M_GROUP], *copy, *g, *save = NULL;
+
+		if (!list)
+			continue;
+		copy = strdup(list);
+		if (!copy)
+			goto nomem;
+		for (g = strtok_r(copy, ";", &save); g;
+		     g = strtok_r(NULL, ";", &save))
+			if (*g && ids_add(&all, g)) {
+				free(copy);
+				goto nomem;
+			}
+		free(copy);
+	}
+	qsort(all.s, all.nr, sizeof(*all.s), cmp_strp);
+	*names = all.s;
+	return all.nr;
+nomem:
+	for (i = 0; i < all.nr; i++)
+		free(all.s[i]);
+	free(all.s);
+	sim_err(err, errlen, "out of memory");
+	return -1;
+}
