@@ -39,6 +39,21 @@ result $? "an unknown PMU model is refused, named"
 refused x --ht0 r81d0,r20cc --rates0 1,x
 result $? "bad rates are refused"
 
+refused NoSuchGroup --ht0-metrics TopdownL1,NoSuchGroup --ht1 cycles
+result $? "an unknown metric group is refused, named, nothing run"
+refused tma_info_inst_mix_bptkbranch --model snb --ht1-metrics tma_info_inst_mix_bptkbranch
+result $? "a metric the model's tables lack is refused, named, nothing run"
+refused Bogus --metric-expand Bogus
+result $? "--metric-expand refuses an unknown name"
+refused generic --model generic --counters 4 --ht0-metrics TopdownL1
+result $? "a model without metric tables is refused"
+"$sim" --tree "$tree" --ht0-metrics TopdownL1 --ht1-metrics Mem --ticks 60 \
+	--matcher hk --xsu series > "$out/metrics.txt"
+rc=$?
+[ $rc -eq 0 ] && grep -q "IDQ_UOPS_NOT_DELIVERED.CORE" "$out/metrics.txt" &&
+	grep -q "MEM_LOAD_UOPS_RETIRED.L3_MISS .* C" "$out/metrics.txt"
+result $? "--ht0-metrics TopdownL1 --ht1-metrics Mem runs both, corrupting events marked"
+
 start=$(date +%s%N)
 "$sim" --exhaustive 4 > "$out/exhaustive.txt"
 rc=$?

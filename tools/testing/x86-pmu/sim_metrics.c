@@ -120,7 +120,7 @@ static const struct mtable *mtable_get(const struct sim_pmu *pmu,
 	DIR *d;
 
 	if (!pmu->json_dir) {
-		sim_err(err, errlen, "PMU model %s has no metric tables",
+		sim_err(err, errlen, "PMU model '%s' has no metric tables",
 			pmu->name);
 		return NULL;
 	}
