@@ -11,10 +11,13 @@
 #   make sim     the scheduling simulator's six scenarios; make sim ARGS="..."
 #                runs it with your own arguments (ARGS="--help")
 #   make sim-fairness  the XSU policies side by side: utilization, fairness
+#   make sim-metrics   perf's metric groups of SNB/IVB/HSW on both siblings,
+#                each policy side by side (ARGS=--corrupting-only: the
+#                groups with events 0xd0-0xd3)
 #   make clean   remove build outputs (keeps the extracted tree)
 #   make distclean  remove build/ entirely
 
-.PHONY: run check series bench sim sim-fairness clean distclean
+.PHONY: run check series bench sim sim-fairness sim-metrics clean distclean
 
 run:
 	@scripts/run.sh
@@ -36,6 +39,9 @@ sim:
 
 sim-fairness:
 	@scripts/sim.sh --fairness 1000 $(ARGS)
+
+sim-metrics:
+	@scripts/sim.sh --metric-table --ticks 1000 $(ARGS)
 
 clean:
 	rm -rf build/harness build/results build/series build/kunit \

@@ -1115,7 +1115,7 @@ void sim_metrics_print(FILE *f, const struct sim_metric_expansion *x)
 /*
  * The core event an id names, as sim_events_parse() reads it: "EV" and
  * "EV:mods" as they are, "cpu@EV,terms@" as EV. Returns false for tool
- * events and other PMUs' events (uncore, msr, cstate).
+ * events and other PMUs' events (uncore, msr and TSC, cstate).
  */
 static bool core_event_name(const char *id, char *buf, size_t len)
 {
@@ -1132,7 +1132,8 @@ static bool core_event_name(const char *id, char *buf, size_t len)
 		snprintf(buf, len, "%.*s", (int)n, at + 1);
 		return true;
 	}
-	if (!strncasecmp(id, "UNC_", 4))
+	/* uncore events, and TSC: perf's name for msr/tsc/ */
+	if (!strncasecmp(id, "UNC_", 4) || !strcmp(id, "TSC"))
 		return false;
 	snprintf(buf, len, "%s", id);
 	return true;

@@ -109,12 +109,16 @@ static int table_row(struct sim_config *cfg, const char *tree,
 	char err[256], label[80];
 	size_t p;
 
+	if (strcmp(g0, g1))
+		snprintf(label, sizeof(label), "%s / %s", g0, g1);
+	else
+		snprintf(label, sizeof(label), "%s", g0);
 	cfg->th[0].n = cfg->th[1].n = 0;
 	if (sim_metrics_thread(cfg, 0, tree, g0, err, sizeof(err)) ||
 	    sim_metrics_thread(cfg, 1, tree, g1, err, sizeof(err))) {
 		if (!only_corrupting)
 			printf("| %s | %s | - | - | %s |\n", cfg->pmu.name,
-			       g0, err);
+			       label, err);
 		return 0;
 	}
 	if (only_corrupting && !corrupting(&cfg->th[0]) &&
@@ -125,10 +129,6 @@ static int table_row(struct sim_config *cfg, const char *tree,
 			return -1;
 		row_stats(cfg, &res, &rs[p]);
 	}
-	if (strcmp(g0, g1))
-		snprintf(label, sizeof(label), "%s / %s", g0, g1);
-	else
-		snprintf(label, sizeof(label), "%s", g0);
 	printf("| %s | %s | %d/%d | %d/%d |", cfg->pmu.name, label,
 	       cfg->th[0].n, cfg->th[1].n, corrupting(&cfg->th[0]),
 	       corrupting(&cfg->th[1]));

@@ -239,6 +239,44 @@ static void test_events(const char *tree)
 	tap_result(ok, "hsw TopdownL3: weak groups too big for the PMU fall apart");
 }
 
+/*
+ * Every metric group of the three models gives the simulator events, but
+ * those that open only uncore events (MemOffcore, SoC).
+ */
+static void test_all_groups_run(const char *tree)
+{
+	static const char *const models[] = { "snb", "ivb", "hsw" };
+	static struct sim_config cfg;
+	int m, i, nr, total = 0, bad = 0, uncore = 0;
+	char err[256], msg[160], **names;
+
+	for (m = 0; m < 3; m++) {
+		memset(&cfg, 0, sizeof(cfg));
+		sim_pmu_lookup(models[m], true, 0, &cfg.pmu, err, sizeof(err));
+		nr = sim_metric_group_names(&cfg.pmu, tree, &names, err,
+					    sizeof(err));
+		for (i = 0; i < nr; i++) {
+			total++;
+			if (sim_metrics_thread(&cfg, 0, tree, names[i], err,
+					       sizeof(err))) {
+				if (strstr(err, "opens no core PMU event")) {
+					uncore++;
+				} else {
+					tap_diag("%s %s: %s", models[m],
+						 names[i], err);
+					bad++;
+				}
+			}
+			free(names[i]);
+		}
+		free(names);
+	}
+	snprintf(msg, sizeof(msg),
+		 "all %d metric groups give events to run (%d open only uncore events)",
+		 total, uncore);
+	tap_result(total == 293 && !bad && uncore == 6, msg);
+}
+
 /* Every group runs as one: its events' running times are equal. */
 static void test_groups_run_together(const char *tree)
 {
@@ -292,6 +330,7 @@ int main(int argc, char **argv)
 	}
 	test_unknown(tree);
 	test_events(tree);
+	test_all_groups_run(tree);
 	test_groups_run_together(tree);
 	for (i = 0; i < nr_blocks; i++) {
 		free(blocks[i].name);
