@@ -5,7 +5,9 @@
 # the six regression scenarios of the simulator issue, each policy side
 # by side. make sim ARGS="..." runs build/harness/x86-pmu-sim with ARGS
 # instead (see x86-pmu-sim --help); make sim-fairness compares the XSU
-# policies (ARGS="--fairness 1000").
+# policies (ARGS="--fairness 1000"); make sim-metrics runs perf's metric
+# groups of SNB/IVB/HSW under each policy (ARGS="--metric-table --ticks
+# 1000").
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 

@@ -660,7 +660,16 @@ static struct xval parse_binary(struct xparse *xp, int level, int depth)
 	}
 }
 
-/* if_expr: expr [if expr else if_expr], with expr.y's constant folding. */
+/**
+ * parse_if() - expr.y's if_expr: expr [if expr else if_expr]
+ * @xp: the parser
+ * @depth: nesting so far, bounded by MAX_DEPTH
+ *
+ * A constant condition keeps one side only (0: the else side), as perf
+ * does when it collects ids; otherwise all three are needed.
+ *
+ * Return: the value, a constant or NAN with the ids it needs.
+ */
 static struct xval parse_if(struct xparse *xp, int depth)
 {
 	struct xval lhs, cond, rhs;
@@ -699,9 +708,15 @@ static struct xval parse_if(struct xparse *xp, int depth)
 	return x_union(xp, lhs, x_union(xp, cond, rhs));
 }
 
-/*
- * find_ids(): add the ids @expr needs to @ids. Returns 0, or -1 with
- * @err set if perf could not parse it either.
+/**
+ * find_ids() - expr__find_ids(): the ids an expression needs
+ * @pmu: the model, for the literals (#SMT_on, #core_wide, ...)
+ * @expr: a MetricExpr or MetricThreshold
+ * @ids: where the ids are added
+ * @err: where a message goes
+ * @errlen: its size
+ *
+ * Return: 0, or -1 with @err set if perf could not parse it either.
  */
 static int find_ids(const struct sim_pmu *pmu, const char *expr,
 		    struct ids *ids, char *err, size_t errlen)
@@ -771,9 +786,13 @@ static int add_metric(struct expand *ex, const struct mdef *pm,
 		      bool no_group, struct metric *root,
 		      const struct visited *visited);
 
-/*
- * resolve_metric(): ids of @root naming metrics are replaced by those
- * metrics' ids, recursively.
+/**
+ * resolve_metric() - metric references of @root replaced by their ids
+ * @ex: the expansion under way
+ * @root: the root metric whose ids are searched
+ * @visited: the chain of metrics being added, to find recursion
+ *
+ * Return: 0, or -1 with the expansion's error set.
  */
 static int resolve_metric(struct expand *ex, struct metric *root,
 			  const struct visited *visited)
@@ -798,9 +817,19 @@ static int resolve_metric(struct expand *ex, struct metric *root,
 	return ret;
 }
 
-/*
- * add_metric() and __add_metric(): a root metric (@root NULL) gets an
- * entry of its own; a referenced one adds its ids to @root's, once.
+/**
+ * add_metric() - perf's add_metric() and __add_metric()
+ * @ex: the expansion under way
+ * @pm: the metric
+ * @no_group: the name asked for is in its MetricgroupNoGroup
+ * @root: NULL for a root metric, which gets an entry of its own; else the
+ *        root a referenced metric adds its ids to (once)
+ * @visited: the chain of metrics being added, to find recursion
+ *
+ * A root metric's ids come from its MetricThreshold if it has one (the
+ * threshold contains the metric itself), else from its MetricExpr.
+ *
+ * Return: 0, or -1 with the expansion's error set.
  */
 static int add_metric(struct expand *ex, const struct mdef *pm,
 		      bool no_group, struct metric *root,
@@ -937,10 +966,17 @@ static void expand_free(struct expand *ex)
 	free(ex->m);
 }
 
-/*
- * Add the root metrics of one name of the -M list: every metric whose
- * MetricGroup or MetricName matches, in the table's order, each put in
- * front of the list (list_add() and list_splice() in perf).
+/**
+ * add_name() - the root metrics of one name of the -M list
+ * @ex: the expansion under way
+ * @name: a metric or metric group name
+ *
+ * Every metric whose MetricGroup or MetricName matches, in the table's
+ * order, each put in front of the list (list_add() and list_splice() in
+ * perf).
+ *
+ * Return: 0, or -1 with the expansion's error naming @name if nothing
+ * matches.
  */
 static int add_name(struct expand *ex, const char *name)
 {
@@ -982,17 +1018,21 @@ static int add_name(struct expand *ex, const char *name)
 	return 0;
 }
 
-/*
- * sim_metrics_expand - the event lists perf stat -M @names opens.
+/**
+ * sim_metrics_expand() - the event lists perf stat -M @names opens
  * @pmu: the model (its tables, SMT on with HT on)
  * @ksrc: the kernel tree holding tools/perf/pmu-events
  * @names: comma-separated metric and metric group names
  * @x: the result: event lists in perf's order (the merged list of
  *     ungrouped metrics first, then one list per metric that shares with
  *     no larger one)
+ * @err: where a message goes
+ * @errlen: its size
  *
- * Follows parse_groups() of tools/perf/util/metricgroup.c. Returns 0, or
- * -1 with @err naming the unknown name or the broken expression.
+ * Follows parse_groups() of tools/perf/util/metricgroup.c.
+ *
+ * Return: 0, or -1 with @err naming the unknown name or the broken
+ * expression.
  */
 int sim_metrics_expand(const struct sim_pmu *pmu, const char *ksrc,
 		       const char *names, struct sim_metric_expansion *x,
@@ -1139,17 +1179,23 @@ static bool core_event_name(const char *id, char *buf, size_t len)
 	return true;
 }
 
-/*
- * sim_metrics_events - @x's core events as the simulator runs them
- * @pmu: model; @ksrc: tree of the event tables
+/**
+ * sim_metrics_events() - @x's core events as the simulator runs them
+ * @pmu: the model
+ * @ksrc: the tree of the event tables
  * @x: an expansion of sim_metrics_expand()
- * @ev, @leader: out: the events, and where each group starts
+ * @ev: out: the events
+ * @leader: out: true where a group starts
  * @max: room in @ev and @leader
+ * @err: where a message goes
+ * @errlen: its size
  *
  * A weak group that the matcher cannot place on an idle PMU with the
  * events' static masks is what the kernel refuses at perf_event_open()
  * (validate_group()); perf stat then opens its events one by one, and so
- * does this. Returns the number of events, or -1 with @err set.
+ * does this.
+ *
+ * Return: the number of events, or -1 with @err set.
  */
 int sim_metrics_events(const struct sim_pmu *pmu, const char *ksrc,
 		       const struct sim_metric_expansion *x,

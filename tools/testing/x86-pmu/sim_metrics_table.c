@@ -30,9 +30,17 @@ static const struct sim_policy table_pols[] = {
 
 #define NR_POLS	(ARRAY_SIZE(table_pols))
 
-/*
- * Fill thread @tid of @cfg with the events perf stat -M @names opens.
- * Returns 0, or -1 with @err set.
+/**
+ * sim_metrics_thread() - a thread runs what perf stat -M @names opens
+ * @cfg: the run; its PMU model must be set
+ * @tid: the thread, 0 or 1
+ * @tree: kernel tree of perf's tables
+ * @names: metric and metric group names, comma-separated
+ * @err: where a message goes
+ * @errlen: its size
+ *
+ * Return: 0, or -1 with @err set (nothing is changed in @cfg then but the
+ * thread's events).
  */
 int sim_metrics_thread(struct sim_config *cfg, int tid, const char *tree,
 		       const char *names, char *err, size_t errlen)
@@ -141,13 +149,16 @@ static int table_row(struct sim_config *cfg, const char *tree,
 	return 0;
 }
 
-/*
- * sim_metric_table - print the metric-group table
+/**
+ * sim_metric_table() - print the metric-group table
  * @tree: kernel tree of perf's tables
  * @ticks: ticks per run
  * @only_corrupting: only the rows where an event is 0xd0-0xd3
  *
- * Returns 0, or non-zero on an error that stops the table (a model's
+ * Every metric group of snb, ivb and hsw on both siblings, then the mixed
+ * pairs, each under every policy of table_pols.
+ *
+ * Return: 0, or non-zero on an error that stops the table (a model's
  * tables missing, out of memory).
  */
 int sim_metric_table(const char *tree, int ticks, bool only_corrupting)
