@@ -57,6 +57,7 @@ step "the emulator's own tests (its counting model, user space)"
 run emulator emulator bash -c "'$TOP/scripts/qemu-emu-test.sh' | tee '$RESULTS/emulator.tap'; exit \${PIPESTATUS[0]}"
 
 run boots kunit "$TOP/scripts/qemu-run.sh" --matrix
+run metrics-perf harness-sim-metrics-perf bash -c "bash '$TOP/tools/testing/x86-pmu/sim_metrics_perf_test.sh' '$BUILD/perf/perf' '$TOP/tools/testing/x86-pmu/sim_metrics_perf.ref' '$BUILD/harness' | tee '$RESULTS/harness-sim-metrics-perf.tap'; exit \${PIPESTATUS[0]}"
 
 step "every patch builds on its own (arch/x86/events with W=1, selftests)"
 run bisect bisect bash -c "'$TOP/scripts/bisect-build.sh' | tee '$RESULTS/bisect.tap'; exit \${PIPESTATUS[0]}"
