@@ -57,24 +57,69 @@ for c in $(git -C "$KSRC" rev-list --reverse base..series); do
 	fi
 done
 
-# Stack frames of the scheduling path at the series' tip (the last commit
-# built above), from gcc's -fstack-usage. checkstack.pl's figure is shown
-# too: on x86_64 it adds the epilogue's "add $N,%rsp" to the prologue's
-# "sub $N,%rsp", so it doubles.
-frames() {
-	local su=$OUT/$1 fn=$2 limit=$3 bytes
+# Stack of the scheduling path, series against 6.12, from gcc's
+# -fstack-usage with the same configuration (KASAN off: the frames of a
+# production kernel). 6.12's arch/x86/events/ is built once, into a
+# directory of its own. Two chains start at x86_schedule_events(): the
+# assignment (6.12: perf_assign_events() with whatever of its walk gcc did
+# not inline; the series: x86_counter_match_in() and the functions of
+# counter_match.c under it, summed, which bounds the deepest chain as
+# nothing recurses), held to at most 256 bytes more than 6.12, and, on
+# Intel, intel_stop_scheduling() (the series: with the arbitration's
+# xsu_arb_end() and the matcher under it), reported.
+# checkstack.pl's figure is shown too: on x86_64 it adds the epilogue's
+# "add $N,%rsp" to the prologue's "sub $N,%rsp", so it doubles.
+BASE_OUT=$BUILD/bisect-base
+if [ ! -s "$BASE_OUT/arch/x86/events/core.su" ]; then
+	git -C "$WT" checkout -q --detach base
+	mkdir -p "$BASE_OUT"
+	cp "$KBUILD/.config" "$BASE_OUT/.config"
+	"$WT/scripts/config" --file "$BASE_OUT/.config" -d KASAN
+	make -s -C "$WT" O="$BASE_OUT" ARCH=x86_64 -j"$JOBS" olddefconfig \
+		> "$RESULTS/bisect-base.log" 2>&1 &&
+	make -s -C "$WT" O="$BASE_OUT" ARCH=x86_64 -j"$JOBS" \
+		KCFLAGS=-fstack-usage arch/x86/events/ >> "$RESULTS/bisect-base.log" 2>&1
+fi
+
+# frame SUFILE REGEX [NOT]: the sum of the frames of the functions
+# matching REGEX (and not NOT)
+frame() {
+	awk -F'\t' -v re="$2" -v not="${3:-^$}" '{ fn = $1; sub(/.*:/, "", fn) }
+		fn ~ re && fn !~ not {
+			sum += $2; printf "# frame: %s %s\n", fn, $2 > "/dev/stderr"
+		}
+		END { print sum + 0 }' "$1" 2>>"$RESULTS/bisect-frames.txt"
+}
+: > "$RESULTS/bisect-frames.txt"
+B=$BASE_OUT/arch/x86/events
+S=$OUT/arch/x86/events
+echo "# frame: 6.12" >> "$RESULTS/bisect-frames.txt"
+base_sched=$(frame "$B/core.su" '^x86_schedule_events$')
+base_assign=$(frame "$B/core.su" '^(perf_assign_events|perf_sched_)')
+base_stop=$(frame "$B/intel/core.su" '^intel_stop_scheduling$')
+echo "# frame: series" >> "$RESULTS/bisect-frames.txt"
+sched=$(frame "$S/core.su" '^x86_schedule_events$')
+match=$(frame "$S/counter_match.su" '^(x86_counter_match_in|match_)' \
+	'^match_slow_on_stack$')
+stop=$(frame "$S/intel/core.su" '^intel_stop_scheduling$')
+arb=$(frame "$S/intel/xsu_arb.su" '^xsu_arb_end$')
+cat "$RESULTS/bisect-frames.txt"
+
+# chain NAME SERIES BASE: one TAP line, the series' chain against 6.12's
+chain() {
 	n=$((n + 1))
-	bytes=$(awk -F'\t' -v fn="$fn" '$1 ~ ":" fn "$" { print $2 }' "$su" 2>/dev/null)
-	if [ -n "$bytes" ] && [ "$bytes" -le "$limit" ]; then
-		echo "ok $n - kernel stack frame of $fn: $bytes bytes (<= $limit, KASAN off)"
+	if [ "$2" -gt 0 ] && [ "$3" -gt 0 ] && [ "$2" -le $(($3 + 256)) ]; then
+		echo "ok $n - stack, $1: series $2 bytes, 6.12 $3 bytes, $(($2 - $3)) added (<= 256, KASAN off)"
 	else
-		echo "not ok $n - kernel stack frame of $fn: '$bytes' bytes, limit $limit"
+		echo "not ok $n - stack, $1: series '$2' bytes, 6.12 '$3' bytes (at most 256 added; see build/results/bisect-base.log)"
 		fail=1
 	fi
 }
-frames arch/x86/events/counter_match.su x86_counter_match 768
-frames arch/x86/events/core.su perf_assign_events 640
-frames arch/x86/events/core.su x86_schedule_events 256
+chain "x86_schedule_events() and the assignment" $((sched + match)) \
+	$((base_sched + base_assign))
+# Not held to the bound yet (README, "Stack"): the arbitration's check
+# nests a second matcher call under intel_stop_scheduling().
+echo "# stack, x86_schedule_events() and intel_stop_scheduling(): series $((sched + stop + arb + match)) bytes, 6.12 $((base_sched + base_stop)) bytes, $((sched + stop + arb + match - base_sched - base_stop)) added"
 objdump -d "$OUT/arch/x86/events/counter_match.o" |
 	perl "$KSRC/scripts/checkstack.pl" x86_64 0 | sed 's/^/# checkstack.pl: /'
 echo "1..$n"

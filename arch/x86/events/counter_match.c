@@ -10,18 +10,25 @@
  * counter and flips the alternating path it walked. Phases repeat until no
  * free counter can be reached.
  *
- * The depth-first search is iterative with an explicit stack that lives in
- * the caller's frame together with the rest of the state: no recursion and
- * no allocation, so the matcher can run in the context-switch and hrtimer
- * paths with interrupts disabled.
+ * Most calls never get there: a plain first fit after the warm start (see
+ * below) places every event of the usual mixes, and it runs in registers
+ * before any state is set up. When it leaves events out, it is a maximum
+ * already if it filled every counter the events can reach; otherwise the
+ * phases take over from it.
+ *
+ * The state is indexed by counter and kept small (312 bytes); the
+ * depth-first search is iterative with an explicit stack that is part of
+ * it. No recursion and no allocation, so the matcher can run in the
+ * context-switch and hrtimer paths with interrupts disabled.
  *
  * Upstream constraints beyond a plain matching are reduced to one:
  *
  *  - gpmax, the cap on events placed on general-purpose counters, becomes
  *    "blocker" vertices: with U the general-purpose counters any event can
  *    use, |U| - gpmax blockers that may take any counter of U are placed
- *    first. Augmenting paths never unplace a vertex, so they stay placed and
- *    the events are left exactly gpmax counters of U.
+ *    before the phases (the first fit counts its GP counters instead).
+ *    Augmenting paths never unplace a vertex, so they stay placed and the
+ *    events are left exactly gpmax counters of U.
  *
  *  - A paired event (AMD large increment, PERF_X86_EVENT_PAIR) occupies an
  *    even counter and the odd one above it. For a given set S of such blocks
@@ -31,11 +38,18 @@
  *    blocks the paired events could use is tried, the one that is in use
  *    already first; x86 PMUs with paired events have three blocks.
  *
- * A warm start keeps events on the counters they had when that is still
- * legal, so that a reschedule moves as few events as possible.
+ * Every event that changes counters is reprogrammed, so among the maximum
+ * assignments the one returned moves the fewest events off the counters
+ * they had. A warm start keeps every event it can where it was, and the
+ * first fit and Hopcroft-Karp go on from there; when their augmenting paths
+ * moved an event that some maximum assignment keeps in place, the round is
+ * grown again one cheapest path at a time (successive shortest paths, with
+ * a move costing one), which is exact. Rounds with paired events compare
+ * their moves too.
  */
 #include <linux/bitops.h>
 #include <linux/bug.h>
+#include <linux/compiler.h>
 #include <linux/export.h>
 #include <linux/limits.h>
 #include <linux/minmax.h>
@@ -47,136 +61,41 @@
 #define GP_MASK		GENMASK_ULL(X86_MATCH_NR_GP - 1, 0)
 #define EVEN_GP_MASK	(GP_MASK & 0x5555555555555555ULL)
 
-/* Left vertices: the events, then at most one blocker per GP counter. */
-#define MAX_LEFT	(X86_MATCH_MAX_EVENTS + X86_MATCH_NR_GP)
-
+/* What a counter holds: an event's index, or one of these. */
 #define FREE		(-1)
-#define DIST_INF	U8_MAX
+#define BLOCKER		(-2)
 
 /* Rotating a mask by this visits fixed and metric counters before GP ones. */
 #define FIXED_FIRST	(X86_MATCH_NR_COUNTERS - X86_MATCH_NR_GP)
 
-struct match_state {
-	const u64	*masks;
-	u64		paired;
-	u64		single_ok;	/* counters single events may take */
-	u64		pair_ok;	/* first counters of reserved blocks */
-	u64		blocker_ok;	/* GP vertices a blocker may take */
-	u64		singles;	/* union of the single events' masks */
-	int		n;		/* events: left vertices 0..n-1 */
-	int		nl;		/* events and blockers */
-	s8		ml[MAX_LEFT];	/* counter of a left vertex or FREE */
-	s8		mr[X86_MATCH_NR_COUNTERS]; /* left vertex or FREE */
-	u8		dist[MAX_LEFT];	/* BFS layer of a left vertex */
-	u8		stack_v[MAX_LEFT]; /* DFS stack, also the BFS queue */
-	u8		stack_p[MAX_LEFT]; /* next rotated bit to try */
-};
-
-static u64 match_adj(const struct match_state *st, int u)
+/* The counters event @u may take in this round. */
+static u64 match_event_adj(const struct x86_match_state *st, int u)
 {
-	if (u >= st->n)
-		return st->blocker_ok;
 	if (st->paired & BIT_ULL(u))
 		return st->masks[u] & st->pair_ok;
 	return st->masks[u] & st->single_ok;
 }
 
-static void match_place(struct match_state *st, int u, int c)
+/* The counters the vertex on the used counter @c may move to. */
+static u64 match_counter_adj(const struct x86_match_state *st, int c)
 {
-	st->ml[u] = c;
-	st->mr[c] = u;
+	int w = st->on[c];
+
+	return w == BLOCKER ? st->blocker_ok : match_event_adj(st, w);
 }
 
-/*
- * Layer the graph from every unplaced left vertex. Returns true when a free
- * counter is reachable, i.e. when an augmenting path exists.
- */
-static bool match_bfs(struct match_state *st)
+/* Whether vertex @w on counter @c is where it was: moving it is a move. */
+static bool match_kept(const struct x86_match_state *st, int w, int c)
 {
-	u8 *queue = st->stack_v;
-	int head = 0, tail = 0;
-	bool found = false;
-	int u;
-
-	for (u = 0; u < st->nl; u++) {
-		if (st->ml[u] == FREE) {
-			st->dist[u] = 0;
-			queue[tail++] = u;
-		} else {
-			st->dist[u] = DIST_INF;
-		}
-	}
-
-	while (head < tail) {
-		u64 adj;
-
-		u = queue[head++];
-		for (adj = match_adj(st, u); adj; adj &= adj - 1) {
-			int w = st->mr[__ffs64(adj)];
-
-			if (w == FREE) {
-				found = true;
-			} else if (st->dist[w] == DIST_INF) {
-				st->dist[w] = st->dist[u] + 1;
-				queue[tail++] = w;
-			}
-		}
-	}
-
-	return found;
+	return w >= 0 && (st->has_prev & BIT_ULL(w)) && st->prev[w] == c;
 }
 
-/*
- * Walk the layered graph depth-first from the unplaced vertex @root. On
- * reaching a free counter, flip the path held on the stack. Each stack entry
- * is one layer deeper than the one below it, so the depth is bounded by the
- * number of left vertices. A vertex with no way forward is taken out of the
- * layering for the rest of the phase.
- */
-static bool match_augment(struct match_state *st, int root)
+static void match_place(struct x86_match_state *st, int u, int c)
 {
-	int sp = 0;
-
-	st->stack_v[0] = root;
-	st->stack_p[0] = 0;
-
-	for (;;) {
-		int u = st->stack_v[sp];
-		int p = st->stack_p[sp];
-		u64 cand = 0;
-		int c, w;
-
-		if (p < X86_MATCH_NR_COUNTERS)
-			cand = ror64(match_adj(st, u), FIXED_FIRST) & (~0ULL << p);
-
-		if (!cand) {
-			st->dist[u] = DIST_INF;
-			if (!sp)
-				return false;
-			sp--;
-			continue;
-		}
-
-		p = __ffs64(cand);
-		st->stack_p[sp] = p + 1;
-		c = (p + FIXED_FIRST) % X86_MATCH_NR_COUNTERS;
-		w = st->mr[c];
-
-		if (w == FREE) {
-			for (; sp >= 0; sp--) {
-				p = st->stack_p[sp] - 1;
-				match_place(st, st->stack_v[sp],
-					    (p + FIXED_FIRST) % X86_MATCH_NR_COUNTERS);
-			}
-			return true;
-		}
-
-		if (st->dist[w] == st->dist[u] + 1) {
-			sp++;
-			st->stack_v[sp] = w;
-			st->stack_p[sp] = 0;
-		}
-	}
+	st->on[c] = u;
+	st->used |= BIT_ULL(c);
+	if (u >= 0)
+		st->placed |= BIT_ULL(u);
 }
 
 /* The counter in @mask tried first: fixed and metric ones, then low GP. */
@@ -187,89 +106,351 @@ static int match_first(u64 mask)
 }
 
 /*
- * Give each unplaced event whose mask has at most @max_weight counters the
- * first free one. Returns the number of events placed.
+ * Layer the graph from every unplaced event, one layer per step, as sets of
+ * counters: the counters a layer reaches for the first time hold the
+ * vertices of the next layer. Stops at the first layer that reaches a free
+ * counter, so that only shortest augmenting paths are layered. Returns true
+ * when such a counter exists.
  */
-static int match_fill(struct match_state *st, u64 *used,
-		      unsigned int max_weight)
+static bool match_bfs(struct x86_match_state *st)
 {
-	int placed = 0, u, c;
+	u64 frontier = 0, visited = 0, todo, reach;
+	int layer = 0, u;
 
-	for (u = 0; u < st->n; u++) {
-		u64 adj;
+	for (todo = st->events & ~st->placed; todo; todo &= todo - 1) {
+		u = __ffs64(todo);
+		frontier |= match_event_adj(st, u);
+	}
+	st->layered = 0;
 
-		if (st->ml[u] != FREE)
+	for (;;) {
+		reach = frontier & ~visited;
+		if (!reach)
+			return false;
+		if (reach & ~st->used)
+			return true;
+		visited |= reach;
+		layer++;
+		frontier = 0;
+		for (; reach; reach &= reach - 1) {
+			int c = __ffs64(reach);
+
+			st->dist[c] = layer;
+			frontier |= match_counter_adj(st, c);
+		}
+		st->layered |= visited;
+	}
+}
+
+/*
+ * Walk the layered graph depth-first from the unplaced event @root, taking
+ * fixed and low counters first. The walk keeps the counter it took at each
+ * depth; the vertex at depth d + 1 is the one on the counter taken at depth
+ * d. On reaching a free counter every vertex on the path moves one step,
+ * and the path's counters leave the layering so that the paths of a phase
+ * stay vertex-disjoint. A vertex with no way forward leaves the layering
+ * too. The depth never exceeds the number of layers.
+ */
+static bool match_augment(struct x86_match_state *st, int root)
+{
+	int depth = 0;
+
+	for (;;) {
+		int c = depth ? st->path[depth - 1] : -1;
+		u64 adj = c < 0 ? match_event_adj(st, root) :
+				  match_counter_adj(st, c);
+		u64 next;
+
+		if (adj & ~st->used) {
+			int last = match_first(adj & ~st->used);
+			int d, w = root;
+
+			st->path[depth] = last;
+			for (d = 0; d <= depth; d++) {
+				int to = st->path[d];
+				int was = st->on[to];
+
+				st->kept += match_kept(st, w, to) -
+					    match_kept(st, was, to);
+				match_place(st, w, to);
+				st->layered &= ~BIT_ULL(to);
+				w = was;
+			}
+			return true;
+		}
+
+		for (next = ror64(adj & st->layered, FIXED_FIRST); next;
+		     next &= next - 1) {
+			int t = (__ffs64(next) + FIXED_FIRST) %
+				X86_MATCH_NR_COUNTERS;
+
+			if (st->dist[t] == depth + 1)
+				break;
+		}
+		if (next) {
+			st->path[depth++] = (__ffs64(next) + FIXED_FIRST) %
+					    X86_MATCH_NR_COUNTERS;
 			continue;
-		adj = match_adj(st, u);
-		if (hweight64(adj) > max_weight || !(adj & ~*used))
+		}
+
+		/* A dead end: forget it for this phase and step back. */
+		if (!depth)
+			return false;
+		st->layered &= ~BIT_ULL(c);
+		depth--;
+	}
+}
+
+/*
+ * Take counter @c out of @avail, the counters still open to events; the
+ * general-purpose ones all go once @gp_left, the budget, is used up.
+ */
+static __always_inline void match_take(u64 *avail, int *gp_left, int c)
+{
+	*avail &= ~BIT_ULL(c);
+	if (c < X86_MATCH_NR_GP && !--*gp_left)
+		*avail &= ~GP_MASK;
+}
+
+/*
+ * The usual case, nothing paired: keep the counters of @assign that are
+ * still legal, then give every other event, in order, the first free
+ * counter of its mask, written to @assign at once. Registers only, and the
+ * GP budget is checked once at the end: where everything fits within it,
+ * as it usually does, that is the whole answer.
+ *
+ * Returns the events placed, or none when the placement exceeds @gpmax;
+ * the events left out keep their @assign entries. Also returns the events
+ * the first fit placed: their entries no longer say where they were, which
+ * is harmless because they could not stay there anyway. When two events
+ * claim the same counter, nothing is placed or written: which one stays is
+ * for the rounds to decide.
+ */
+/* What match_fast() placed, 0 if it gave up, and which of it by first fit. */
+struct match_fit {
+	u64	placed;
+	u64	filled;
+};
+
+static __always_inline struct match_fit
+match_fast(const u64 *masks, int n, u64 all, int gpmax, int *assign)
+{
+	struct match_fit r = { 0, 0 };
+
+	u64 avail = ~0ULL, events = all, first, todo, free;
+	int u, c;
+
+	/* events: those not kept; first: those the first fit placed. */
+	for (u = 0; u < n; u++) {
+		c = assign[u];
+		if (c < 0 || c >= X86_MATCH_NR_COUNTERS)
 			continue;
-		c = match_first(adj & ~*used);
+		if (!(masks[u] & avail & BIT_ULL(c))) {
+			if (masks[u] & BIT_ULL(c))
+				return r;
+			continue;
+		}
+		avail &= ~BIT_ULL(c);
+		events &= ~BIT_ULL(u);
+	}
+
+	first = events;
+	for (todo = events; todo; todo &= todo - 1) {
+		u = __ffs64(todo);
+		free = masks[u] & avail;
+		if (!free) {
+			first &= ~BIT_ULL(u);
+			continue;
+		}
+		c = match_first(free);
+		avail &= ~BIT_ULL(c);
+		assign[u] = c;
+	}
+
+	r.filled = first;
+	if (hweight64(~avail & GP_MASK) <= gpmax)
+		r.placed = all & ~(events & ~first);
+	return r;
+}
+
+/*
+ * Start a round: keep the counters events had that are still legal (the
+ * most of them gpmax allows), then give every other event, in order, the
+ * first free counter of its mask, never more than @gpmax events on
+ * general-purpose counters. match_fast() in the state, for any block
+ * reservation. Returns the number of events placed; st->nr_kept gets the
+ * number kept, the most any assignment can keep.
+ */
+static int match_start(struct x86_match_state *st, int gpmax)
+{
+	u64 avail = gpmax ? ~0ULL : ~GP_MASK, free, todo;
+	int placed = 0, gp_left = gpmax, u, c;
+
+	memset(st->on, FREE, sizeof(st->on));
+	st->placed = 0;
+	st->used = 0;
+
+	for (todo = st->has_prev; todo; todo &= todo - 1) {
+		u = __ffs64(todo);
+		c = st->prev[u];
+		if (c < 0 || c >= X86_MATCH_NR_COUNTERS ||
+		    !(match_event_adj(st, u) & avail & BIT_ULL(c)))
+			continue;
 		match_place(st, u, c);
-		*used |= BIT_ULL(c);
+		match_take(&avail, &gp_left, c);
+		placed++;
+	}
+	st->nr_kept = placed;
+
+	for (todo = st->events & ~st->placed; todo; todo &= todo - 1) {
+		u = __ffs64(todo);
+		free = match_event_adj(st, u) & avail;
+		if (!free)
+			continue;
+		c = match_first(free);
+		match_place(st, u, c);
+		match_take(&avail, &gp_left, c);
 		placed++;
 	}
 	return placed;
 }
 
 /*
- * One maximum matching for the block reservation already set in @st.
- * Returns the number of events placed.
+ * The cheapest augmenting path, where a path's cost is the events it moves
+ * off the counters they had minus those it moves back: shortest paths from
+ * every unplaced event with costs -1, 0 and +1, by relaxing the counters
+ * whose cost dropped until none does (Bellman-Ford). There is no negative
+ * cycle as long as the matching moves as few events as any of its size,
+ * and flipping the cheapest path keeps it so (successive shortest paths).
+ * Each counter records where its best path came from: another counter, or
+ * X86_MATCH_NR_COUNTERS + the event the path starts at. Returns false when
+ * no free counter can be reached.
  */
-static int match_round(struct match_state *st, const int *prev, int gpmax)
+static bool match_cheapest(struct x86_match_state *st)
 {
-	int placed = 0, nr_gp = 0, nr_blockers, u, c;
-	u64 used = 0, free;
+	u64 reached = 0, todo = 0, adj, free;
+	int u, c, t, w, cost, best;
 
-	memset(st->ml, FREE, st->n);
-	memset(st->mr, FREE, sizeof(st->mr));
-
-	/* Warm start: keep the previous counters that are still legal. */
-	for (u = 0; prev && u < st->n; u++) {
-		c = prev[u];
-		if (c < 0 || c >= X86_MATCH_NR_COUNTERS ||
-		    !(match_adj(st, u) & ~used & BIT_ULL(c)))
-			continue;
-		if (c < X86_MATCH_NR_GP) {
-			if (nr_gp >= gpmax)
+	for (free = st->events & ~st->placed; free; free &= free - 1) {
+		u = __ffs64(free);
+		for (adj = match_event_adj(st, u); adj; adj &= adj - 1) {
+			t = __ffs64(adj);
+			cost = -match_kept(st, u, t);
+			if ((reached & BIT_ULL(t)) && cost >= st->dist[t])
 				continue;
-			nr_gp++;
+			st->dist[t] = cost;
+			st->path[t] = X86_MATCH_NR_COUNTERS + u;
+			reached |= BIT_ULL(t);
+			todo |= BIT_ULL(t) & st->used;
 		}
-		match_place(st, u, c);
-		used |= BIT_ULL(c);
-		placed++;
 	}
 
+	while (todo) {
+		c = __ffs64(todo);
+		todo &= ~BIT_ULL(c);
+		w = st->on[c];
+		cost = st->dist[c] + match_kept(st, w, c);
+		for (adj = match_counter_adj(st, c) & ~BIT_ULL(c); adj;
+		     adj &= adj - 1) {
+			t = __ffs64(adj);
+			if ((reached & BIT_ULL(t)) &&
+			    cost - match_kept(st, w, t) >= st->dist[t])
+				continue;
+			st->dist[t] = cost - match_kept(st, w, t);
+			st->path[t] = c;
+			reached |= BIT_ULL(t);
+			todo |= BIT_ULL(t) & st->used;
+		}
+	}
+
+	free = reached & ~st->used;
+	if (!free)
+		return false;
+	best = S8_MAX;
+	for (adj = free; adj; adj &= adj - 1)
+		best = min_t(int, best, st->dist[__ffs64(adj)]);
+	for (adj = free; adj; adj &= adj - 1) {
+		if (st->dist[__ffs64(adj)] != best)
+			free &= ~BIT_ULL(__ffs64(adj));
+	}
+
+	/* Every vertex on the path moves one step towards its end. */
+	for (t = match_first(free);; t = c) {
+		c = st->path[t];
+		if (c >= X86_MATCH_NR_COUNTERS) {
+			match_place(st, c - X86_MATCH_NR_COUNTERS, t);
+			return true;
+		}
+		match_place(st, st->on[c], t);
+	}
+}
+
+/* The events of the round on the counters they had. */
+static int match_count_kept(const struct x86_match_state *st)
+{
+	int kept = 0, c;
+	u64 used;
+
+	for (used = st->used; used; used &= used - 1) {
+		c = __ffs64(used);
+		kept += match_kept(st, st->on[c], c);
+	}
+	return kept;
+}
+
+/* Place the blockers; see the top of the file. */
+static bool match_blockers(struct x86_match_state *st, int gpmax)
+{
+	int nr = (int)hweight64(st->blocker_ok) - gpmax;
+	u64 free;
+
 	/*
-	 * The events placed so far respect gpmax, so at least |U| - gpmax
-	 * counters of U are free: every blocker finds one. Take the highest
-	 * ones and leave the low counters to the events.
+	 * The events placed respect gpmax, so at least |U| - gpmax counters
+	 * of U are free: every blocker finds one. Take the highest ones and
+	 * leave the low counters to the events.
 	 */
-	nr_blockers = (int)hweight64(st->blocker_ok) - gpmax;
-	if (nr_blockers < 0)
-		nr_blockers = 0;
-	st->nl = st->n + nr_blockers;
-	for (u = st->n; u < st->nl; u++) {
-		free = st->blocker_ok & ~used;
+	for (; nr > 0; nr--) {
+		free = st->blocker_ok & ~st->used;
 		if (WARN_ON_ONCE(!free))
-			return placed;
-		c = fls64(free) - 1;
-		match_place(st, u, c);
-		used |= BIT_ULL(c);
+			return false;
+		match_place(st, BLOCKER, fls64(free) - 1);
 	}
+	return true;
+}
+
+/*
+ * Complete a round that match_start() (or match_fast()) placed @placed
+ * events in, keeping st->nr_kept of them where they were, to a maximum
+ * matching that moves the fewest events. Hopcroft-Karp finds the maximum;
+ * when its paths moved events that some other maximum assignment keeps in
+ * place, the round starts again and grows one cheapest path at a time.
+ * Returns the number of events placed; st->kept gets the number kept.
+ */
+static int match_finish(struct x86_match_state *st, int placed, int gpmax)
+{
+	int bound, target;
+	u64 reach, todo;
+
+	st->kept = st->nr_kept;
+	if (placed == st->n)
+		return placed;
 
 	/*
-	 * First fit for the others, the most constrained ones first: cheap,
-	 * and usually enough when everything fits. The blockers keep it
-	 * within gpmax; the phases below repair whatever it gets wrong.
+	 * No assignment places more events than the counters they can
+	 * reach, at most gpmax of them general-purpose: when the first fit
+	 * got there, it is a maximum already.
 	 */
-	placed += match_fill(st, &used, 2);
-	placed += match_fill(st, &used, X86_MATCH_NR_COUNTERS);
+	reach = (st->singles & st->single_ok) | (st->pairs & st->pair_ok);
+	bound = hweight64(reach & ~GP_MASK) +
+		min_t(int, hweight64(reach & GP_MASK), gpmax);
+	if (placed >= bound || !match_blockers(st, gpmax))
+		return placed;
 
-	while (placed < st->n && match_bfs(st)) {
+	while (placed < bound && match_bfs(st)) {
 		int progress = 0;
 
-		for (u = 0; u < st->n; u++) {
-			if (st->ml[u] == FREE && match_augment(st, u))
+		for (todo = st->events & ~st->placed; todo; todo &= todo - 1) {
+			if (match_augment(st, __ffs64(todo)))
 				progress++;
 		}
 		if (WARN_ON_ONCE(!progress))
@@ -277,18 +458,144 @@ static int match_round(struct match_state *st, const int *prev, int gpmax)
 		placed += progress;
 	}
 
+	if (st->kept == st->nr_kept)
+		return placed;
+
+	target = placed;
+	placed = match_start(st, gpmax);
+	if (!match_blockers(st, gpmax))
+		return placed;
+	while (placed < target && match_cheapest(st))
+		placed++;
+	st->kept = match_count_kept(st);
 	return placed;
 }
 
 /* One round with the blocks in @blocks reserved for paired events. */
-static int match_try(struct match_state *st, u64 blocks, const int *prev,
-		     int gpmax)
+static int match_try(struct x86_match_state *st, u64 blocks, int gpmax)
 {
 	st->pair_ok = blocks;
 	st->single_ok = ~(blocks | blocks << 1);
 	st->blocker_ok = ((st->singles & st->single_ok) | blocks) & GP_MASK;
 
-	return match_round(st, prev, gpmax);
+	return match_finish(st, match_start(st, gpmax), gpmax);
+}
+
+/*
+ * Everything but the usual case, in @st: paired events, a first fit that
+ * left events out or broke the GP budget, or no @assign to start from.
+ * @fit is what match_fast() placed (0 if it did not run or failed) and
+ * @filled the events of it that the first fit placed.
+ */
+static int match_slow(struct x86_match_state *st, const u64 *masks, int n,
+		      u64 events, u64 paired, int gpmax, int *assign, u64 fit,
+		      u64 filled)
+{
+	u64 blocks = 0, in_use = 0, best_blocks, last, s;
+	int best, best_kept, nr_pairs, bound_kept = 0, i;
+
+	st->masks = masks;
+	st->prev = assign;
+	st->has_prev = assign ? events & ~filled : 0;
+	st->paired = paired;
+	st->singles = 0;
+	st->pairs = 0;
+	st->n = n;
+	st->events = events;
+
+	if (!paired) {
+		st->pair_ok = 0;
+		st->single_ok = ~0ULL;
+		for (i = 0; i < n; i++)
+			st->singles |= masks[i];
+		st->blocker_ok = st->singles & GP_MASK;
+		if (fit) {
+			/* Go on from where the first fit got. */
+			memset(st->on, FREE, sizeof(st->on));
+			st->placed = 0;
+			st->used = 0;
+			for (best = 0; fit; fit &= fit - 1, best++) {
+				i = __ffs64(fit);
+				match_place(st, i, assign[i]);
+			}
+			st->nr_kept = best - hweight64(filled);
+		} else {
+			best = match_start(st, gpmax);
+		}
+		best = match_finish(st, best, gpmax);
+		goto out;
+	}
+
+	nr_pairs = hweight64(paired);
+	for (i = 0; i < n; i++) {
+		int c = assign ? assign[i] : FREE;
+
+		if (c >= 0 && c < X86_MATCH_NR_COUNTERS &&
+		    (masks[i] & BIT_ULL(c)))
+			bound_kept++;
+		if (!(paired & BIT_ULL(i))) {
+			st->singles |= masks[i];
+			continue;
+		}
+		st->pairs |= masks[i];
+		blocks |= masks[i] & EVEN_GP_MASK;
+		if (c >= 0 && c < X86_MATCH_NR_GP)
+			in_use |= masks[i] & EVEN_GP_MASK & BIT_ULL(c);
+	}
+
+	/*
+	 * The blocks the paired events sit on now first, then every other
+	 * subset of blocks that they could fill, until one places every
+	 * event and keeps every one that has a legal counter. The best round
+	 * places the most events and, of those, moves the fewest->
+	 */
+	best = match_try(st, in_use, gpmax);
+	best_kept = st->kept;
+	best_blocks = in_use;
+	last = in_use;
+	for (s = blocks; best < n || best_kept < bound_kept;
+	     s = (s - 1) & blocks) {
+		if (s != in_use && hweight64(s) <= nr_pairs) {
+			int placed = match_try(st, s, gpmax);
+
+			last = s;
+			if (placed > best ||
+			    (placed == best && st->kept > best_kept)) {
+				best = placed;
+				best_kept = st->kept;
+				best_blocks = s;
+			}
+		}
+		if (!s)
+			break;
+	}
+
+	/* Rounds are deterministic: redo the best one if need be. */
+	if (assign && last != best_blocks)
+		match_try(st, best_blocks, gpmax);
+out:
+	if (assign) {
+		for (i = 0; i < n; i++)
+			assign[i] = FREE;
+		for (s = st->used; s; s &= s - 1) {
+			i = __ffs64(s);
+			if (st->on[i] >= 0)
+				assign[st->on[i]] = i;
+		}
+	}
+
+	return n - best;
+}
+
+/* The slow path with its state on its own stack. */
+static noinline int match_slow_on_stack(const u64 *masks, int n, u64 events,
+					u64 paired, int gpmax, int *assign,
+					u64 fit, u64 filled)
+{
+	struct x86_match_state st;
+
+	return match_slow(&st, masks, n, events, paired, gpmax, assign, fit,
+			  filled);
 }
 
 /**
@@ -311,74 +618,61 @@ static int match_try(struct match_state *st, u64 blocks, const int *prev,
  * general-purpose ones, and lower counters before higher ones.
  *
  * Context: Any context. Takes no locks, allocates nothing, does not recurse;
- * its state (well under 1 KiB) lives on the stack.
+ * its state (struct x86_match_state, 312 bytes) lives on the stack,
+ * and only when the first fit did not place everything; see
+ * x86_counter_match_in() to keep it elsewhere.
  *
  * Return: the number of events that could not be placed, 0 when all fit.
  */
 int x86_counter_match(const u64 *masks, int n, u64 paired, int gpmax,
 		      int *assign)
 {
-	u64 blocks = 0, in_use = 0, best_blocks, last, s;
-	struct match_state st;
-	int best, nr_pairs, i;
+	return x86_counter_match_in(NULL, masks, n, paired, gpmax, assign);
+}
+EXPORT_SYMBOL_IF_KUNIT(x86_counter_match);
+
+/**
+ * x86_counter_match_in() - x86_counter_match() with the state in @st
+ * @st:     where the matcher keeps its state when the first fit is not
+ *          enough, rather than on the stack (NULL: on the stack); its
+ *          contents do not matter before or after the call
+ * @masks:  as for x86_counter_match()
+ * @n:      as for x86_counter_match()
+ * @paired: as for x86_counter_match()
+ * @gpmax:  as for x86_counter_match()
+ * @assign: as for x86_counter_match()
+ *
+ * For callers on a deep path that own memory no one else uses meanwhile:
+ * the scheduling path lends the CPU's struct cpu_hw_events.
+ *
+ * Context: Any context; the caller serializes the users of @st.
+ *
+ * Return: the number of events that could not be placed, 0 when all fit.
+ */
+int x86_counter_match_in(struct x86_match_state *st, const u64 *masks, int n,
+			 u64 paired, int gpmax, int *assign)
+{
+	struct match_fit fit = { 0, 0 };
+	u64 events;
 
 	if (n <= 0)
 		return 0;
 	if (WARN_ON_ONCE(n > X86_MATCH_MAX_EVENTS))
 		return n;
 
-	if (n < X86_MATCH_MAX_EVENTS)
-		paired &= BIT_ULL(n) - 1;
-	nr_pairs = hweight64(paired);
+	events = n < X86_MATCH_MAX_EVENTS ? BIT_ULL(n) - 1 : ~0ULL;
+	paired &= events;
 	gpmax = clamp(gpmax, 0, X86_MATCH_NR_GP);
 
-	st.masks = masks;
-	st.paired = paired;
-	st.singles = 0;
-	st.n = n;
-
-	for (i = 0; i < n; i++) {
-		int c = assign ? assign[i] : FREE;
-
-		if (!(paired & BIT_ULL(i))) {
-			st.singles |= masks[i];
-			continue;
-		}
-		blocks |= masks[i] & EVEN_GP_MASK;
-		if (c >= 0 && c < X86_MATCH_NR_GP)
-			in_use |= masks[i] & EVEN_GP_MASK & BIT_ULL(c);
+	if (!paired && assign) {
+		fit = match_fast(masks, n, events, gpmax, assign);
+		if (fit.placed == events)
+			return 0;
 	}
-
-	/*
-	 * The blocks the paired events sit on now first, then every other
-	 * subset of blocks that they could fill; stop once everything fits.
-	 * Without paired events there is a single round.
-	 */
-	best = match_try(&st, in_use, assign, gpmax);
-	best_blocks = in_use;
-	last = in_use;
-	for (s = blocks; best < n; s = (s - 1) & blocks) {
-		if (s != in_use && hweight64(s) <= nr_pairs) {
-			int placed = match_try(&st, s, assign, gpmax);
-
-			last = s;
-			if (placed > best) {
-				best = placed;
-				best_blocks = s;
-			}
-		}
-		if (!s)
-			break;
-	}
-
-	if (assign) {
-		/* Rounds are deterministic: redo the best one if need be. */
-		if (last != best_blocks)
-			match_try(&st, best_blocks, assign, gpmax);
-		for (i = 0; i < n; i++)
-			assign[i] = st.ml[i];
-	}
-
-	return n - best;
+	if (!st)
+		return match_slow_on_stack(masks, n, events, paired, gpmax,
+					   assign, fit.placed, fit.filled);
+	return match_slow(st, masks, n, events, paired, gpmax, assign,
+			  fit.placed, fit.filled);
 }
-EXPORT_SYMBOL_IF_KUNIT(x86_counter_match);
+EXPORT_SYMBOL_IF_KUNIT(x86_counter_match_in);

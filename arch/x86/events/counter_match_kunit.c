@@ -173,6 +173,25 @@ static void warm_start_moves_least(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, assign[3], 1);
 }
 
+/*
+ * Among the assignments that place every event, one that moves nothing:
+ * event 2 stays on counter 0 although the first path found for event 1
+ * goes through it; with pairs, event 0 stays on counter 4 and the paired
+ * event takes another block.
+ */
+static void nothing_moves_when_all_can_stay(struct kunit *test)
+{
+	int assign[3] = { -1, -1, 0 }, pairs[2] = { 4, -1 };
+
+	KUNIT_EXPECT_EQ(test, match(test, (u64[]){ 0xc, 0x5, 0xb }, 3, 0, 4,
+				    assign), 0);
+	KUNIT_EXPECT_EQ(test, assign[2], 0);
+
+	KUNIT_EXPECT_EQ(test, match(test, (u64[]){ 0x11, 0x15 }, 2, 0x2, 6,
+				    pairs), 0);
+	KUNIT_EXPECT_EQ(test, pairs[0], 4);
+}
+
 /* History that is out of range or illegal is ignored. */
 static void junk_history_ignored(struct kunit *test)
 {
@@ -256,6 +275,7 @@ static struct kunit_case x86_counter_match_cases[] = {
 	KUNIT_CASE(metric_counters),
 	KUNIT_CASE(paired_events),
 	KUNIT_CASE(warm_start_moves_least),
+	KUNIT_CASE(nothing_moves_when_all_can_stay),
 	KUNIT_CASE(junk_history_ignored),
 	KUNIT_CASE(perf_assign_events_constraints),
 	KUNIT_CASE(exhaustive_four_counters),

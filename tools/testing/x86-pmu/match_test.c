@@ -211,19 +211,47 @@ static void random_instance(u64 *rng, struct match_instance *in, int max_n,
 	}
 }
 
+/* The events of @in that @assign leaves on their previous counter. */
+static int count_kept(const struct match_instance *in, const int *assign)
+{
+	int i, kept = 0;
+
+	for (i = 0; i < in->n; i++)
+		kept += in->prev[i] >= 0 && assign[i] == in->prev[i];
+	return kept;
+}
+
+/*
+ * Random instances against the brute force; with @keep, also the fewest
+ * moves: the matcher must keep as many events on their previous counter
+ * as the best of the maximum assignments does.
+ */
 static void test_random(const char *name, bool pairs, int max_n, int runs,
-			u64 seed)
+			u64 seed, bool keep)
 {
 	struct match_instance in;
 	int r, greedy_short = 0;
 	bool ok = true;
 
 	for (r = 0; r < runs && ok; r++) {
-		int assign[64], best;
+		int assign[64], best, kept = 0;
 
 		random_instance(&seed, &in, max_n, pairs);
-		best = oracle_brute(&in);
+		best = keep ? oracle_brute_keep(&in, &kept) : oracle_brute(&in);
 		ok = check_instance(&in, best);
+		if (ok && keep) {
+			memcpy(assign, in.prev, sizeof(int) * in.n);
+			x86_counter_match(in.masks, in.n, in.paired, in.gpmax,
+					  assign);
+			if (count_kept(&in, assign) != kept) {
+				int n = instance_format(&in, why, sizeof(why));
+
+				snprintf(why + n, sizeof(why) - n,
+					 ": keeps %d events in place, best %d",
+					 count_kept(&in, assign), kept);
+				ok = false;
+			}
+		}
 		greedy_short += best == in.n &&
 				greedy_assign(in.masks, in.n, in.paired,
 					      in.gpmax, assign);
@@ -356,6 +384,174 @@ static void test_fewer_moves_than_greedy(void)
 	tap_result(h < g, "warm start reprograms fewer events than greedy");
 }
 
+/* An event of a perf stat list on an Intel core: 4 GP + 3 fixed counters. */
+static u64 intel_mask(u64 *rng, int nr_gp)
+{
+	switch (rng_next(rng) % 6) {
+	case 0:
+		return GP(nr_gp) | FIXED(rng_next(rng) % 2);
+	case 1:
+		return FIXED(2);
+	case 2:
+	case 3:
+		return GP(nr_gp);
+	default:
+		return random_subset(rng, GP(nr_gp));
+	}
+}
+
+/* An event on an AMD core, 6 GP counters, a third of them paired. */
+static u64 amd_mask(u64 *rng, struct match_instance *in, int i)
+{
+	if (rng_next(rng) % 3)
+		return rng_next(rng) % 2 ? GP(6) : random_subset(rng, GP(6));
+	in->paired |= 1ULL << i;
+	return random_subset(rng, GP(6) & 0x5555555555555555ULL);
+}
+
+enum moves_scenario {
+	ADD_ONE, ADD_ONE_8GP, MASKS_SHRINK, GPMAX_SHRINKS, CHURN, PAIRS,
+	NR_SCENARIOS
+};
+
+static const char *const scenario_name[] = {
+	"add one event (4 GP + 3 fixed)",
+	"add one event (8 GP + 3 fixed)",
+	"masks shrink (4 GP + 3 fixed)",
+	"gpmax shrinks (4 GP + 3 fixed)",
+	"churn: one out, one in (4 GP + 3 fixed)",
+	"pairs: add one event (AMD, 6 GP)",
+};
+
+/*
+ * A list placed by the matcher from nothing, then changed as the generic
+ * layer changes it: prev[] holds where each event is now.
+ */
+static void moves_instance(u64 *rng, enum moves_scenario sc,
+			   struct match_instance *in)
+{
+	int nr_gp = sc == ADD_ONE_8GP ? 8 : 4, i, k;
+	bool amd = sc == PAIRS;
+
+	memset(in, 0, sizeof(*in));
+	in->n = (amd ? 3 : nr_gp - 1) + rng_next(rng) % (nr_gp == 8 ? 5 : 4);
+	in->gpmax = amd ? 6 : nr_gp;
+	for (i = 0; i < in->n; i++) {
+		in->masks[i] = amd ? amd_mask(rng, in, i) : intel_mask(rng, nr_gp);
+		in->prev[i] = -1;
+	}
+	x86_counter_match(in->masks, in->n, in->paired, in->gpmax, in->prev);
+
+	switch (sc) {
+	case MASKS_SHRINK:
+		for (k = 0; k < 2; k++) {
+			i = rng_next(rng) % in->n;
+			in->masks[i] = random_subset(rng, in->masks[i]);
+		}
+		break;
+	case GPMAX_SHRINKS:
+		in->gpmax -= 1 + rng_next(rng) % 2;
+		break;
+	case CHURN:
+		i = rng_next(rng) % in->n;
+		memmove(&in->masks[i], &in->masks[i + 1],
+			(in->n - i - 1) * sizeof(in->masks[0]));
+		memmove(&in->prev[i], &in->prev[i + 1],
+			(in->n - i - 1) * sizeof(in->prev[0]));
+		in->n--;
+		/* fall through */
+	default:
+		i = in->n++;
+		in->masks[i] = amd ? amd_mask(rng, in, i) : intel_mask(rng, nr_gp);
+		in->prev[i] = -1;
+		break;
+	}
+}
+
+/* Events that had a counter and are now on another one, or off. */
+static int count_moves(const struct match_instance *in, const int *assign)
+{
+	int i, moves = 0;
+
+	for (i = 0; i < in->n; i++)
+		moves += in->prev[i] >= 0 && assign[i] != in->prev[i];
+	return moves;
+}
+
+/*
+ * The fewest moves, scenario by scenario, against the brute force: among
+ * the assignments that place the most events, the matcher must move no
+ * more events than the best one, and none when every event can stay.
+ * Upstream's greedy, which starts from nothing, is counted beside it.
+ */
+static void test_moves_scenarios(void)
+{
+	enum moves_scenario sc;
+	u64 rng = 77;
+
+	for (sc = 0; sc < NR_SCENARIOS; sc++) {
+		long g = 0, m = 0, opt = 0;
+		int r, could_stay = 0, runs = 2000;
+		bool ok = true;
+
+		for (r = 0; r < runs && ok; r++) {
+			struct match_instance in;
+			int assign[64], best, kept, left, had = 0, i;
+
+			moves_instance(&rng, sc, &in);
+			for (i = 0; i < in.n; i++)
+				had += in.prev[i] >= 0;
+			best = oracle_brute_keep(&in, &kept);
+			opt += had - kept;
+			could_stay += best == in.n && kept == had;
+
+			memcpy(assign, in.prev, sizeof(int) * in.n);
+			left = x86_counter_match(in.masks, in.n, in.paired,
+						 in.gpmax, assign);
+			m += count_moves(&in, assign);
+			if (in.n - left != best || count_moves(&in, assign) !=
+						   had - kept) {
+				int n = instance_format(&in, why, sizeof(why));
+
+				snprintf(why + n, sizeof(why) - n,
+					 ": placed %d moved %d, best %d moved %d",
+					 in.n - left, count_moves(&in, assign),
+					 best, had - kept);
+				ok = false;
+			}
+
+			for (i = 0; i < in.n; i++)
+				assign[i] = -1;
+			greedy_assign(in.masks, in.n, in.paired, in.gpmax,
+				      assign);
+			g += count_moves(&in, assign);
+		}
+		if (!ok)
+			tap_diag("run %d: %s", r, why);
+		tap_diag("%-40s moves: greedy %5ld, matcher %5ld, fewest %5ld; %d of %d could all stay",
+			 scenario_name[sc], g, m, opt, could_stay, r);
+		snprintf(why, sizeof(why), "fewest moves: %s",
+			 scenario_name[sc]);
+		tap_result(ok, why);
+	}
+}
+
+/* The two cases where an earlier matcher moved an event that could stay. */
+static void test_moves_examples(void)
+{
+	const u64 m1[] = { 0xc, 0x5, 0xb }, m2[] = { 0x11, 0x15 };
+	int a1[] = { -1, -1, 0 }, a2[] = { 4, -1 };
+	bool ok;
+
+	ok = !x86_counter_match(m1, 3, 0, 4, a1) && a1[2] == 0;
+	tap_diag("{0xc,0x5,0xb} from {-1,-1,0} gives {%d,%d,%d}", a1[0], a1[1],
+		 a1[2]);
+	tap_result(ok, "masks {0xc,0x5,0xb}, gpmax 4: all placed, event 2 stays");
+	ok = !x86_counter_match(m2, 2, 0x2, 6, a2) && a2[0] == 4;
+	tap_diag("{0x11,0x15 paired} from {4,-1} gives {%d,%d}", a2[0], a2[1]);
+	tap_result(ok, "masks {0x11,0x15} with 0x15 paired, gpmax 6: all placed, event 0 stays");
+}
+
 static void test_edges(void)
 {
 	u64 masks[64] = { 0 };
@@ -404,14 +600,16 @@ int main(void)
 {
 	test_greedy_counterexample();
 	test_exhaustive_4x4();
-	test_random("random: up to 8 GP + fixed + metric, gpmax, vs brute force",
-		    false, 10, 20000, 1);
-	test_random("random: paired events (AMD), gpmax, vs brute force",
-		    true, 8, 20000, 2);
+	test_random("random: up to 8 GP + fixed + metric, gpmax, vs brute force, fewest moves",
+		    false, 10, 20000, 1, true);
+	test_random("random: paired events (AMD), gpmax, vs brute force, fewest moves",
+		    true, 8, 20000, 2, true);
 	test_random("random: up to 16 events vs brute force", false, 16, 2000,
-		    3);
+		    3, false);
 	test_warm_start_keeps();
 	test_fewer_moves_than_greedy();
+	test_moves_scenarios();
+	test_moves_examples();
 	test_edges();
 	return tap_finish();
 }

@@ -2,7 +2,9 @@
 /*
  * Oracles for the matcher tests. The brute force walks every way of giving
  * each event one legal counter or none, memoised on (event, counters used,
- * GP events so far); it knows nothing of matchings.
+ * GP events so far); it knows nothing of matchings. Its second form also
+ * counts the events that stay on the counter they had (prev[]), to find
+ * the fewest moves among the assignments that place the most events.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,11 +20,15 @@ struct memo_entry {
 	u64 used;
 	u32 gen;
 	u8 event, gp;
-	s8 value;
+	s16 value;
 };
 
 static struct memo_entry *memo;
 static u32 memo_gen, memo_used;
+
+/* Value of an assignment: events placed, then events kept (brute_keep). */
+#define KEEP_WEIGHT	128
+static bool weigh_kept;
 
 static u64 memo_hash(int i, u64 used, int gp)
 {
@@ -36,10 +42,11 @@ static int brute(const struct match_instance *in, int i, u64 used, int gp)
 {
 	struct memo_entry *e;
 	u64 h, m;
-	int best, c;
+	int best, c, most;
 
 	if (i == in->n)
 		return 0;
+	most = (in->n - i) * (weigh_kept ? KEEP_WEIGHT + 1 : 1);
 
 	for (h = memo_hash(i, used, gp);; h = (h + 1) & (MEMO_SIZE - 1)) {
 		e = &memo[h];
@@ -52,7 +59,7 @@ static int brute(const struct match_instance *in, int i, u64 used, int gp)
 	/* Event i stays out. */
 	best = brute(in, i + 1, used, gp);
 
-	for (c = 0; c < 64 && best < in->n - i; c++) {
+	for (c = 0; c < 64 && best < most; c++) {
 		bool pair = in->paired >> i & 1;
 		int r;
 
@@ -65,7 +72,8 @@ static int brute(const struct match_instance *in, int i, u64 used, int gp)
 			continue;
 		if (c < NR_GP && gp + 1 > in->gpmax)
 			continue;
-		r = 1 + brute(in, i + 1, used | m, gp + (c < NR_GP));
+		r = brute(in, i + 1, used | m, gp + (c < NR_GP));
+		r += weigh_kept ? KEEP_WEIGHT + (in->prev[i] == c) : 1;
 		if (r > best)
 			best = r;
 	}
@@ -87,7 +95,7 @@ static int brute(const struct match_instance *in, int i, u64 used, int gp)
 	return best;
 }
 
-int oracle_brute(const struct match_instance *in)
+static int brute_start(const struct match_instance *in, bool keep)
 {
 	if (!memo) {
 		memo = calloc(MEMO_SIZE, sizeof(*memo));
@@ -101,7 +109,21 @@ int oracle_brute(const struct match_instance *in)
 		memset(memo, 0, MEMO_SIZE * sizeof(*memo));
 		memo_gen = 1;
 	}
+	weigh_kept = keep;
 	return brute(in, 0, 0, 0);
+}
+
+int oracle_brute(const struct match_instance *in)
+{
+	return brute_start(in, false);
+}
+
+int oracle_brute_keep(const struct match_instance *in, int *kept)
+{
+	int v = brute_start(in, true);
+
+	*kept = v % KEEP_WEIGHT;
+	return v / KEEP_WEIGHT;
 }
 
 /*

@@ -20,6 +20,11 @@ struct match_instance {
 };
 
 int oracle_brute(const struct match_instance *in);
+/*
+ * The most events any assignment places; *kept gets the most events that
+ * such an assignment leaves on their prev[] counter.
+ */
+int oracle_brute_keep(const struct match_instance *in, int *kept);
 int oracle_hall(const u64 *masks, int n);
 /* Returns NULL when @assign is a legal placement of @placed events. */
 const char *oracle_check(const struct match_instance *in, const int *assign,

@@ -153,7 +153,8 @@ bool xsu_arb_end(struct xsu_arb *arb, int tid, u64 unplaced, u64 held,
 		return false;
 
 	/* Too many events for the counters: multiplexing, not XSU. */
-	if (x86_counter_match(arb->mask[tid], n, 0, arb->nr_gp, NULL))
+	if (x86_counter_match_in(&arb->match[tid], arb->mask[tid], n, 0,
+				 arb->nr_gp, NULL))
 		return false;
 
 	for (i = 0; i < n; i++) {

@@ -37,6 +37,9 @@
  * @mask:    their static counter masks
  * @corrupting: which of them are corrupting events (bit per event)
  * @nr_gp:   general-purpose counters of each thread
+ * @match:   the matcher's state for thread t's check in xsu_arb_end(), kept
+ *           here rather than on the stack of the scheduling path; only
+ *           thread t's CPU uses it, with interrupts disabled
  *
  * Protected by the XSU core lock: used between xsu_begin() and xsu_end().
  */
@@ -52,6 +55,7 @@ struct xsu_arb {
 	u64		mask[2][X86_MATCH_MAX_EVENTS];
 	u64		corrupting[2];
 	int		nr_gp;
+	struct x86_match_state match[2];
 };
 
 /**

@@ -7,6 +7,10 @@
 #ifndef _SHIM_LINUX_COMPILER_H
 #define _SHIM_LINUX_COMPILER_H
 
+#ifndef noinline
+#define noinline		__attribute__((__noinline__))
+#endif
+
 #define READ_ONCE(x)		__atomic_load_n(&(x), __ATOMIC_RELAXED)
 #define WRITE_ONCE(x, v)	__atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
 

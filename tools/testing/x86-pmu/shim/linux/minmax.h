@@ -6,5 +6,6 @@
 #define min(a, b)	((a) < (b) ? (a) : (b))
 #define max(a, b)	((a) > (b) ? (a) : (b))
 #define clamp(v, lo, hi) min(max((v), (lo)), (hi))
+#define min_t(t, a, b)	min((t)(a), (t)(b))
 
 #endif
