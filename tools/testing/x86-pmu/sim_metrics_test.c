@@ -313,6 +313,45 @@ static void test_groups_run_together(const char *tree)
 		   "hsw Mem on both siblings: a group's events always run together, and groups multiplex");
 }
 
+/*
+ * MemoryBound on both siblings of a Haswell core: two of its events count
+ * only on counter 2, on both threads. With each thread leaving counter 2
+ * to the other while both waited for it, none of the four ever ran under
+ * the series (xsu_arb_avoid()); with the siblings' order varying as it
+ * does on hardware, each must run.
+ */
+static void test_tied_on_both_siblings(const char *tree)
+{
+	static const struct sim_policy pol = { SIM_HK, SIM_XSU_SERIES };
+	static struct sim_config cfg;
+	static struct sim_result res;
+	char err[256];
+	int tid, e, tied = 0;
+	bool ok = true;
+
+	if (events(tree, "hsw", "MemoryBound", &cfg) < 0 ||
+	    sim_metrics_thread(&cfg, 1, tree, "MemoryBound", err, sizeof(err))) {
+		tap_result(false, "hsw MemoryBound on both siblings");
+		return;
+	}
+	cfg.ticks = 1000;
+	cfg.order = SIM_ORDER_ALTERNATE;
+	sim_run(&cfg, &pol, &res, false);
+	for (tid = 0; tid < 2; tid++)
+		for (e = 0; e < cfg.th[tid].n; e++) {
+			if ((cfg.th[tid].ev[e].mask & 0xffffffffULL) != 0x4)
+				continue;
+			tied++;
+			ok &= res.ev[tid][e].running > 0;
+			tap_diag("HT%d %s: ran %ld of %ld ticks", tid,
+				 cfg.th[tid].ev[e].name, res.ev[tid][e].running,
+				 res.ev[tid][e].enabled);
+		}
+	tap_diag("%d events tied to counter 2 on the two threads", tied);
+	tap_result(ok && tied == 6,
+		   "hsw MemoryBound on both siblings, hk, series: the events tied to counter 2 run on both threads");
+}
+
 int main(int argc, char **argv)
 {
 	static const char *const models[] = { "snb", "ivb", "hsw" };
@@ -332,6 +371,7 @@ int main(int argc, char **argv)
 	test_events(tree);
 	test_all_groups_run(tree);
 	test_groups_run_together(tree);
+	test_tied_on_both_siblings(tree);
 	for (i = 0; i < nr_blocks; i++) {
 		free(blocks[i].name);
 		free(blocks[i].lists);

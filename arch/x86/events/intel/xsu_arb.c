@@ -37,7 +37,8 @@
  *    counters: when the first event a pass could not place is such an
  *    event, its counters are published with the demand, and the sibling's
  *    flexible events leave them alone while the demand lasts
- *    (xsu_arb_avoid()).
+ *    (xsu_arb_avoid()), unless the sibling waits for an event tied to
+ *    the same counters: leaving them to each other, both would starve.
  *
  *  - Pinned events are outside the arbitration: the caller applies neither
  *    the budget nor the avoided counters to a pass that places a pinned

@@ -113,11 +113,21 @@ static inline int xsu_arb_gpmax(const struct xsu_arb *arb, int tid,
  *
  * Return: the counters the sibling's waiting event is tied to while its
  * demand lasts, else 0. A budget alone cannot make room for such an event.
+ * Counters that this thread's own waiting event is tied to as well are not
+ * among them: were each thread to leave them to the other, neither would
+ * ever use them.
  */
 static inline u64 xsu_arb_avoid(const struct xsu_arb *arb, int tid,
 				unsigned long now)
 {
-	return xsu_arb_demand(arb, tid ^ 1, now) ? arb->want[tid ^ 1] : 0;
+	u64 avoid;
+
+	if (!xsu_arb_demand(arb, tid ^ 1, now))
+		return 0;
+	avoid = arb->want[tid ^ 1];
+	if (xsu_arb_demand(arb, tid, now))
+		avoid &= ~arb->want[tid];
+	return avoid;
 }
 
 /**

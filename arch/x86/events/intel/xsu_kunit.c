@@ -441,6 +441,18 @@ static void arb_budget_table(struct kunit *test)
 }
 
 /* Thread @tid fails a pass over @n events with @masks, on the last one. */
+/*
+ * The arbitration state holds the matcher's state for both threads, too
+ * big for a test's frame: each test gets one from KUnit, freed after it.
+ */
+static struct xsu_arb *arb_new(struct kunit *test)
+{
+	struct xsu_arb *arb = kunit_kzalloc(test, sizeof(*arb), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, arb);
+	return arb;
+}
+
 static bool arb_fail(struct xsu_arb *arb, int tid, const u64 *masks,
 		     u64 corrupting, int n, u64 held, u64 sib_held,
 		     unsigned long now)
@@ -457,28 +469,28 @@ static void arb_demand_and_lapse(struct kunit *test)
 {
 	const u64 masks[] = { 0xf, 0xf };
 	unsigned long t0 = ULONG_MAX - 2;	/* the deadline wraps */
-	struct xsu_arb arb;
+	struct xsu_arb *arb = arb_new(test);
 
-	xsu_arb_init(&arb, 4);
-	KUNIT_EXPECT_EQ(test, xsu_arb_gpmax(&arb, 0, 4, t0), 4);
+	xsu_arb_init(arb, 4);
+	KUNIT_EXPECT_EQ(test, xsu_arb_gpmax(arb, 0, 4, t0), 4);
 
 	/* HT1 fails on two corrupting events: HT0 (holding 4) must give 2. */
-	KUNIT_EXPECT_TRUE(test, arb_fail(&arb, 1, masks, 0x3, 2, 0, 0xf, t0));
-	KUNIT_EXPECT_EQ(test, arb.demand[1], 2);
-	KUNIT_EXPECT_EQ(test, xsu_arb_gpmax(&arb, 0, 4, t0), 2);
-	KUNIT_EXPECT_EQ(test, xsu_arb_gpmax(&arb, 0, 4, t0 + 4), 2);
+	KUNIT_EXPECT_TRUE(test, arb_fail(arb, 1, masks, 0x3, 2, 0, 0xf, t0));
+	KUNIT_EXPECT_EQ(test, arb->demand[1], 2);
+	KUNIT_EXPECT_EQ(test, xsu_arb_gpmax(arb, 0, 4, t0), 2);
+	KUNIT_EXPECT_EQ(test, xsu_arb_gpmax(arb, 0, 4, t0 + 4), 2);
 	/* Past its deadline, it stands until HT0 has rescheduled as asked. */
-	KUNIT_EXPECT_EQ(test, xsu_arb_gpmax(&arb, 0, 4, t0 + 5), 2);
-	xsu_arb_rescheduled(&arb, 0);
-	KUNIT_EXPECT_EQ(test, xsu_arb_gpmax(&arb, 0, 4, t0 + 5), 4);
+	KUNIT_EXPECT_EQ(test, xsu_arb_gpmax(arb, 0, 4, t0 + 5), 2);
+	xsu_arb_rescheduled(arb, 0);
+	KUNIT_EXPECT_EQ(test, xsu_arb_gpmax(arb, 0, 4, t0 + 5), 4);
 	/* HT1 itself is not held back by its own demand. */
-	KUNIT_EXPECT_EQ(test, xsu_arb_gpmax(&arb, 1, 4, t0), 4);
+	KUNIT_EXPECT_EQ(test, xsu_arb_gpmax(arb, 1, 4, t0), 4);
 	/* A committed pass publishes nothing. */
-	xsu_arb_begin(&arb, 0);
-	KUNIT_EXPECT_FALSE(test, xsu_arb_end(&arb, 0, 0, 0, 0, t0, 5));
-	KUNIT_EXPECT_EQ(test, arb.demand[0], 0);
-	KUNIT_EXPECT_FALSE(test, xsu_arb_waits(&arb, 0));
-	KUNIT_EXPECT_TRUE(test, xsu_arb_waits(&arb, 1));
+	xsu_arb_begin(arb, 0);
+	KUNIT_EXPECT_FALSE(test, xsu_arb_end(arb, 0, 0, 0, 0, t0, 5));
+	KUNIT_EXPECT_EQ(test, arb->demand[0], 0);
+	KUNIT_EXPECT_FALSE(test, xsu_arb_waits(arb, 0));
+	KUNIT_EXPECT_TRUE(test, xsu_arb_waits(arb, 1));
 }
 
 /*
@@ -489,94 +501,113 @@ static void arb_demand_and_lapse(struct kunit *test)
 static void arb_want_from_the_failed_event(struct kunit *test)
 {
 	const u64 masks[] = { 0xf, 0x2, 0x4 };
-	struct xsu_arb arb;
+	struct xsu_arb *arb = arb_new(test);
 
-	xsu_arb_init(&arb, 4);
-	xsu_arb_begin(&arb, 1);
-	xsu_arb_note(&arb, 1, 0, masks[0], false);
-	xsu_arb_note(&arb, 1, 1, masks[1], false);
-	xsu_arb_note(&arb, 1, 2, masks[2], false);
+	xsu_arb_init(arb, 4);
+	xsu_arb_begin(arb, 1);
+	xsu_arb_note(arb, 1, 0, masks[0], false);
+	xsu_arb_note(arb, 1, 1, masks[1], false);
+	xsu_arb_note(arb, 1, 2, masks[2], false);
 	/* HT0 holds c1: the event tied to it is left out, c2's is placed */
-	KUNIT_EXPECT_TRUE(test, xsu_arb_end(&arb, 1, BIT_ULL(1), 0, 0x2, 40, 5));
-	KUNIT_EXPECT_EQ(test, arb.want[1], 0x2);
-	KUNIT_EXPECT_EQ(test, xsu_arb_avoid(&arb, 0, 40), 0x2);
+	KUNIT_EXPECT_TRUE(test, xsu_arb_end(arb, 1, BIT_ULL(1), 0, 0x2, 40, 5));
+	KUNIT_EXPECT_EQ(test, arb->want[1], 0x2);
+	KUNIT_EXPECT_EQ(test, xsu_arb_avoid(arb, 0, 40), 0x2);
 	/* every GP event of the window counts, placed or not */
-	KUNIT_EXPECT_EQ(test, arb.demand[1], 3);
+	KUNIT_EXPECT_EQ(test, arb->demand[1], 3);
+}
+
+/*
+ * Both threads wait for an event tied to the same counter (perf's
+ * MemoryBound group has two events that only count on counter 2): neither
+ * leaves that counter to the other, or neither would ever get it.
+ */
+static void arb_both_tied_to_one_counter(struct kunit *test)
+{
+	const u64 tied[] = { 0xf, 0x4 };
+	struct xsu_arb *arb = arb_new(test);
+
+	xsu_arb_init(arb, 4);
+	KUNIT_EXPECT_TRUE(test, arb_fail(arb, 1, tied, 0, 2, 0, 0x4, 30));
+	KUNIT_EXPECT_EQ(test, xsu_arb_avoid(arb, 0, 30), 0x4);
+	arb_fail(arb, 0, tied, 0, 2, 0, 0x4, 30);
+	KUNIT_EXPECT_EQ(test, arb->want[0], 0x4);
+	KUNIT_EXPECT_EQ(test, xsu_arb_avoid(arb, 0, 30), 0);
+	KUNIT_EXPECT_EQ(test, xsu_arb_avoid(arb, 1, 30), 0);
 }
 
 /* A thread going offline holds its sibling back no longer. */
 static void arb_offline_forgets(struct kunit *test)
 {
 	const u64 masks[] = { 0xf, 0xf };
-	struct xsu_arb arb;
+	struct xsu_arb *arb = arb_new(test);
 
-	xsu_arb_init(&arb, 4);
-	KUNIT_EXPECT_TRUE(test, arb_fail(&arb, 1, masks, 0x3, 2, 0, 0xf, 50));
-	KUNIT_EXPECT_EQ(test, xsu_arb_gpmax(&arb, 0, 4, 50), 2);
-	KUNIT_EXPECT_TRUE(test, arb.kicked[0]);
-	xsu_arb_thread_reset(&arb, 1);
-	KUNIT_EXPECT_EQ(test, xsu_arb_gpmax(&arb, 0, 4, 50), 4);
-	KUNIT_EXPECT_EQ(test, xsu_arb_avoid(&arb, 0, 50), 0);
-	xsu_arb_thread_reset(&arb, 0);
-	KUNIT_EXPECT_FALSE(test, arb.kicked[0]);
+	xsu_arb_init(arb, 4);
+	KUNIT_EXPECT_TRUE(test, arb_fail(arb, 1, masks, 0x3, 2, 0, 0xf, 50));
+	KUNIT_EXPECT_EQ(test, xsu_arb_gpmax(arb, 0, 4, 50), 2);
+	KUNIT_EXPECT_TRUE(test, arb->kicked[0]);
+	xsu_arb_thread_reset(arb, 1);
+	KUNIT_EXPECT_EQ(test, xsu_arb_gpmax(arb, 0, 4, 50), 4);
+	KUNIT_EXPECT_EQ(test, xsu_arb_avoid(arb, 0, 50), 0);
+	xsu_arb_thread_reset(arb, 0);
+	KUNIT_EXPECT_FALSE(test, arb->kicked[0]);
 }
 
 static void arb_demand_only_when_static_fits(struct kunit *test)
 {
 	const u64 five[] = { 0xf, 0xf, 0xf, 0xf, 0xf };
 	const u64 mix[] = { 0xf | BIT_ULL(32), 0xf, 0xf };
-	struct xsu_arb arb;
+	struct xsu_arb *arb = arb_new(test);
 
-	xsu_arb_init(&arb, 4);
+	xsu_arb_init(arb, 4);
 	/* Five events on four counters: multiplexing, not the sibling. */
-	KUNIT_EXPECT_FALSE(test, arb_fail(&arb, 0, five, 0, 5, 0, 0xf, 10));
-	KUNIT_EXPECT_EQ(test, arb.demand[0], 0);
+	KUNIT_EXPECT_FALSE(test, arb_fail(arb, 0, five, 0, 5, 0, 0xf, 10));
+	KUNIT_EXPECT_EQ(test, arb->demand[0], 0);
 
 	/* No corrupting event: the events that need a GP counter count. */
-	arb_fail(&arb, 0, mix, 0, 3, 0, 0xf, 10);
-	KUNIT_EXPECT_EQ(test, arb.demand[0], 2);
+	arb_fail(arb, 0, mix, 0, 3, 0, 0xf, 10);
+	KUNIT_EXPECT_EQ(test, arb->demand[0], 2);
 	/* With corrupting events, only they count. */
-	arb_fail(&arb, 0, mix, 0x4, 3, 0, 0xf, 10);
-	KUNIT_EXPECT_EQ(test, arb.demand[0], 1);
+	arb_fail(arb, 0, mix, 0x4, 3, 0, 0xf, 10);
+	KUNIT_EXPECT_EQ(test, arb->demand[0], 1);
 }
 
 static void arb_kick_once_and_tied_counters(struct kunit *test)
 {
 	const u64 tied[] = { 0xf, 0x2 };	/* e.g. a PEBS event on c1 */
-	struct xsu_arb arb;
+	struct xsu_arb *arb = arb_new(test);
 
-	xsu_arb_init(&arb, 4);
+	xsu_arb_init(arb, 4);
 	/* HT0 holds c1 only: within its budget of 3, but HT1 is tied to it. */
-	KUNIT_EXPECT_TRUE(test, arb_fail(&arb, 1, tied, 0, 2, 0, 0x2, 20));
-	KUNIT_EXPECT_EQ(test, arb.want[1], 0x2);
-	KUNIT_EXPECT_EQ(test, xsu_arb_avoid(&arb, 0, 20), 0x2);
-	KUNIT_EXPECT_EQ(test, xsu_arb_avoid(&arb, 1, 20), 0);
+	KUNIT_EXPECT_TRUE(test, arb_fail(arb, 1, tied, 0, 2, 0, 0x2, 20));
+	KUNIT_EXPECT_EQ(test, arb->want[1], 0x2);
+	KUNIT_EXPECT_EQ(test, xsu_arb_avoid(arb, 0, 20), 0x2);
+	KUNIT_EXPECT_EQ(test, xsu_arb_avoid(arb, 1, 20), 0);
 	/* Kicked once: not again until HT0 has rescheduled. */
-	KUNIT_EXPECT_FALSE(test, arb_fail(&arb, 1, tied, 0, 2, 0, 0x2, 20));
-	xsu_arb_begin(&arb, 0);
-	KUNIT_EXPECT_FALSE(test, arb_fail(&arb, 1, tied, 0, 2, 0, 0x2, 20));
-	xsu_arb_rescheduled(&arb, 0);
-	KUNIT_EXPECT_TRUE(test, arb_fail(&arb, 1, tied, 0, 2, 0, 0x2, 21));
-	KUNIT_EXPECT_EQ(test, xsu_arb_avoid(&arb, 0, 26), 0x2);
-	xsu_arb_rescheduled(&arb, 0);
-	KUNIT_EXPECT_EQ(test, xsu_arb_avoid(&arb, 0, 26), 0);
+	KUNIT_EXPECT_FALSE(test, arb_fail(arb, 1, tied, 0, 2, 0, 0x2, 20));
+	xsu_arb_begin(arb, 0);
+	KUNIT_EXPECT_FALSE(test, arb_fail(arb, 1, tied, 0, 2, 0, 0x2, 20));
+	xsu_arb_rescheduled(arb, 0);
+	KUNIT_EXPECT_TRUE(test, arb_fail(arb, 1, tied, 0, 2, 0, 0x2, 21));
+	KUNIT_EXPECT_EQ(test, xsu_arb_avoid(arb, 0, 26), 0x2);
+	xsu_arb_rescheduled(arb, 0);
+	KUNIT_EXPECT_EQ(test, xsu_arb_avoid(arb, 0, 26), 0);
 }
 
 static void arb_retry_bounded(struct kunit *test)
 {
 	const u64 one[] = { 0xf }, four[] = { 0xf, 0xf, 0xf, 0xf };
-	struct xsu_arb arb;
+	struct xsu_arb *arb = arb_new(test);
 
-	xsu_arb_init(&arb, 4);
+	xsu_arb_init(arb, 4);
 	/* HT1 waits (demand 1); HT0, kicked, stops at its budget of 3. */
-	KUNIT_EXPECT_TRUE(test, arb_fail(&arb, 1, one, 0x1, 1, 0, 0xf, 30));
-	KUNIT_EXPECT_TRUE(test, arb_fail(&arb, 0, four, 0xf, 4, 0x7, 0, 30));
+	KUNIT_EXPECT_TRUE(test, arb_fail(arb, 1, one, 0x1, 1, 0, 0xf, 30));
+	KUNIT_EXPECT_TRUE(test, arb_fail(arb, 0, four, 0xf, 4, 0x7, 0, 30));
 	/* Same tick, nothing more given up: no second retry. */
-	KUNIT_EXPECT_FALSE(test, arb_fail(&arb, 0, four, 0xf, 4, 0x7, 0, 30));
+	KUNIT_EXPECT_FALSE(test, arb_fail(arb, 0, four, 0xf, 4, 0x7, 0, 30));
 	/* Gave up another counter: one more retry. */
-	KUNIT_EXPECT_TRUE(test, arb_fail(&arb, 0, four, 0xf, 4, 0x3, 0, 30));
+	KUNIT_EXPECT_TRUE(test, arb_fail(arb, 0, four, 0xf, 4, 0x3, 0, 30));
 	/* Next tick: again. */
-	KUNIT_EXPECT_TRUE(test, arb_fail(&arb, 0, four, 0xf, 4, 0x3, 0, 31));
+	KUNIT_EXPECT_TRUE(test, arb_fail(arb, 0, four, 0xf, 4, 0x3, 0, 31));
 }
 
 static struct kunit_case x86_intel_xsu_arb_cases[] = {
@@ -586,6 +617,7 @@ static struct kunit_case x86_intel_xsu_arb_cases[] = {
 	KUNIT_CASE(arb_kick_once_and_tied_counters),
 	KUNIT_CASE(arb_retry_bounded),
 	KUNIT_CASE(arb_want_from_the_failed_event),
+	KUNIT_CASE(arb_both_tied_to_one_counter),
 	KUNIT_CASE(arb_offline_forgets),
 	{}
 };
