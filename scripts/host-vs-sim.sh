@@ -9,7 +9,15 @@
 # scheduled fraction within 5 points of the simulator's in the scenarios
 # whose outcome does not depend on the siblings' timing (1, 2, 5), and the
 # ledger empty with the workaround on; the unpatched kernel's comparison is
-# reported as comments.
+# reported as comments. The series is simulated with --continue, as its
+# PMU has PERF_PMU_CAP_SCHED_CONTINUE.
+#
+# perf's metric groups (perf stat -M GROUP on both siblings, the metrics
+# lines of scenarios.sh) are set beside the simulator's --ht0-metrics GROUP
+# --ht1-metrics GROUP, order random (the host's siblings are not in
+# lockstep), event by event in perf's order; for now as comments only,
+# with the largest difference against the 3 points the metric-group issue
+# asks for.
 #
 # Usage: host-vs-sim.sh [RESULTS_DIR]   (default build/results)
 set -uo pipefail
@@ -44,9 +52,32 @@ def host(boot):
             scen[int(m.group(1))]["ledger"] = (int(m.group(2)), int(m.group(3)))
     return scen
 
-def simulate(sc, xsu, matcher):
-    cmd = [sim, "--model", "hsw", "--ht0", sc["ht0"], "--ht1", sc["ht1"],
-           "--start1", sc["start1"], "--ticks", sc["ticks"], "--xsu", xsu, "--matcher", matcher]
+def host_metrics(boot):
+    """The metric groups a boot ran, by (group, xsu): ticks, fractions in
+    perf's order, ledger."""
+    try:
+        text = open("%s/boot-%s.console" % (rdir, boot), errors="replace").read()
+    except OSError:
+        return {}
+    groups, cur = {}, {}
+    for l in text.splitlines():
+        m = re.match(r"# metrics (\S+) xsu (on|off) ticks (\d+)$", l)
+        if m:
+            key = (m.group(1), m.group(2))
+            groups[key] = {"ticks": m.group(3), "res": [], "ledger": None}
+            cur[m.group(1)] = groups[key]
+            continue
+        m = re.match(r"# metrics (\S+) thread (\d) event (\S+) running ([0-9.]+)$", l)
+        if m and m.group(1) in cur:
+            cur[m.group(1)]["res"].append((int(m.group(2)), m.group(3), float(m.group(4))))
+            continue
+        m = re.match(r"# metrics (\S+) ledger leaked (-?\d+) exposed_ns (-?\d+)$", l)
+        if m and m.group(1) in cur:
+            cur[m.group(1)]["ledger"] = (int(m.group(2)), int(m.group(3)))
+    return groups
+
+def run_sim(args):
+    cmd = [sim, "--model", "hsw"] + args
     out = subprocess.run(cmd, capture_output=True, text=True).stdout
     res, tid = [], None
     for l in out.splitlines():
@@ -56,8 +87,30 @@ def simulate(sc, xsu, matcher):
             continue
         m = re.match(r"\s+(\S+)\s+([0-9.]+)%\s+\S+\s+([0-9.]+)%", l)
         if m and tid is not None:
-            res.append((tid, m.group(1), float(m.group(2))))
+            # perf prints cpu/EVENT,cmask=1/ where the simulator keeps
+            # the metric's cpu@EVENT,cmask=1@.
+            res.append((tid, m.group(1).replace("@", "/"), float(m.group(2))))
     return res, " ".join(cmd[1:])
+
+def simulate(sc, xsu, matcher, series):
+    return run_sim(["--ht0", sc["ht0"], "--ht1", sc["ht1"], "--start1", sc["start1"],
+                    "--ticks", sc["ticks"], "--xsu", xsu, "--matcher", matcher] +
+                   (["--continue"] if series else []))
+
+def compare(res, p):
+    """Host lines beside the simulator's (same thread, name, occurrence)."""
+    worst = 0.0
+    used = [False] * len(p)
+    for tid, ev, frac in res:
+        k = next((i for i, q in enumerate(p) if not used[i] and q[0] == tid and q[1] == ev), None)
+        if k is None:
+            print("#   HT%d     %-12s %5.1f%%  (not in the simulation)" % (tid, ev, frac))
+            worst = 100.0
+            continue
+        used[k] = True
+        worst = max(worst, abs(frac - p[k][2]))
+        print("#   HT%d     %-12s %5.1f%%  %5.1f%%" % (tid, ev, frac, p[k][2]))
+    return worst if res else 100.0
 
 n = 0
 def tap(ok, what, counts=True):
@@ -80,22 +133,10 @@ for boot, series in (("hsw-ht", True), ("hsw-ht-6.12", False)):
         else:
             xsu = "series" if series else "upstream"
         matcher = "hk" if series else "greedy"
-        p, cmd = simulate(sc, xsu, matcher)
+        p, cmd = simulate(sc, xsu, matcher, series)
         print("# scenario %d, %s kernel; simulator: x86-pmu-sim %s" % (s, kernel, cmd))
         print("#   thread  event        host   simulator")
-        worst = 0.0
-        used = [False] * len(p)
-        for tid, ev, frac in sc["res"]:
-            k = next((i for i, q in enumerate(p) if not used[i] and q[0] == tid and q[1] == ev), None)
-            if k is None:
-                print("#   HT%d     %-12s %5.1f%%  (not in the simulation)" % (tid, ev, frac))
-                worst = 100.0
-                continue
-            used[k] = True
-            worst = max(worst, abs(frac - p[k][2]))
-            print("#   HT%d     %-12s %5.1f%%  %5.1f%%" % (tid, ev, frac, p[k][2]))
-        if not sc["res"]:
-            worst = 100.0
+        worst = compare(sc["res"], p)
         led = sc["ledger"]
         if led:
             print("#   emulator ledger over the scenario: leaked %d, exposed %d ns" % led)
@@ -104,5 +145,22 @@ for boot, series in (("hsw-ht", True), ("hsw-ht-6.12", False)):
         if series and xsu != "off":
             tap(led == (0, 0), "scenario %d on the %s kernel: nothing leaked, no exposure (ledger %s)"
                 % (s, kernel, led))
+    if not series:
+        continue
+    groups = host_metrics(boot)
+    for g, xsu in sorted(groups, key=lambda k: (k[0], k[1] == "off")):
+        gr = groups[(g, xsu)]
+        p, cmd = run_sim(["--ht0-metrics", g, "--ht1-metrics", g, "--ticks", gr["ticks"],
+                          "--order", "random", "--xsu", "series" if xsu == "on" else "off",
+                          "--matcher", "hk", "--continue"])
+        print("# metric group %s, XSU %s, %s kernel; simulator: x86-pmu-sim %s" % (g, xsu, kernel, cmd))
+        print("#   thread  event        host   simulator")
+        worst = compare(gr["res"], p)
+        print("#   emulator ledger over the group's runs: leaked %d, exposed %d ns" % (gr["ledger"] or (-1, -1)))
+        tap(worst <= 3.0, "perf stat -M %s on both siblings, XSU %s: every event within 3 points (largest difference %.1f)"
+            % (g, xsu, worst), False)
+        if xsu == "on":
+            tap(gr["ledger"] == (0, 0), "perf stat -M %s on the %s kernel: nothing leaked, no exposure (ledger %s)"
+                % (g, kernel, gr["ledger"]))
 print("1..%d" % n)
 PY

@@ -69,8 +69,10 @@ for d in host scenarios; do
 done
 
 # perf stat under TCG, beside another boot on the same cores, takes seconds
-# per run: the host tests get more than the runner's default 120 s.
+# per run: the host tests and the scenarios get more than the runner's default
+# 120 s.
 echo "timeout=300" > "$ROOT/tests/host/settings"
+echo "timeout=300" > "$ROOT/tests/scenarios/settings"
 
 # The stress test of the scheduling glue: a test program itself.
 mkdir -p "$ROOT/tests/stress"

@@ -832,12 +832,46 @@ static u64 all_gp(const struct sim_pmu *pmu)
 	return pmu->nr_gp >= 64 ? ~0ULL : (1ULL << pmu->nr_gp) - 1;
 }
 
-/* Static mask of a table event on @pmu. */
+/* Fixed counter @k as a mask bit, if @pmu has it. */
+static u64 fixed_bit(const struct sim_pmu *pmu, int k)
+{
+	return k < pmu->nr_fixed ? 1ULL << (SIM_FIXED_BASE + k) : 0;
+}
+
+/*
+ * Table events perf opens with their architectural encoding although the
+ * table says "Fixed counter N": jevents.py (real_event()) writes
+ * INST_RETIRED.ANY as event=0xc0 and CPU_CLK_UNHALTED.THREAD as event=0x3c,
+ * and the kernel's FIXED_EVENT_CONSTRAINT entries for 0x00c0 and 0x003c
+ * take every GP counter besides the fixed one (only pseudo encodings such
+ * as CPU_CLK_UNHALTED.REF_TSC's 0x0300 stay on theirs). THREAD_ANY is
+ * event=0x3c,any=1, which matches no fixed constraint: GP counters only.
+ */
+static const struct {
+	const char *name;
+	int fixed;		/* the fixed counter it may also use, or -1 */
+} arch_encoded[] = {
+	{ "INST_RETIRED.ANY",		0 },
+	{ "INST_RETIRED.ANY_P",		0 },
+	{ "CPU_CLK_UNHALTED.THREAD",	1 },
+	{ "CPU_CLK_UNHALTED.CORE",	1 },
+	{ "CPU_CLK_UNHALTED.THREAD_ANY", -1 },
+};
+
+/* Static mask of a table event on @pmu, as the kernel constrains it. */
 static u64 tab_event_mask(const struct sim_pmu *pmu,
 			  const struct tab_event *te)
 {
 	u64 gp = all_gp(pmu), m;
+	size_t i;
 
+	for (i = 0; i < sizeof(arch_encoded) / sizeof(arch_encoded[0]); i++) {
+		if (strcasecmp(te->name, arch_encoded[i].name))
+			continue;
+		if (arch_encoded[i].fixed < 0)
+			return gp;
+		return gp | fixed_bit(pmu, arch_encoded[i].fixed);
+	}
 	if (te->fixed >= 0)
 		return te->fixed < pmu->nr_fixed ?
 		       1ULL << (SIM_FIXED_BASE + te->fixed) : gp;
@@ -867,11 +901,6 @@ static const struct {
 	{ "bus-cycles",		GEN_GP },
 };
 
-/* Fixed counter @k as a mask bit, if @pmu has it. */
-static u64 fixed_bit(const struct sim_pmu *pmu, int k)
-{
-	return k < pmu->nr_fixed ? 1ULL << (SIM_FIXED_BASE + k) : 0;
-}
 
 /*
  * Look @name up among perf's generic events. Returns 1 if found (@ev

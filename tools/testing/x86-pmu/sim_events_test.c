@@ -148,9 +148,18 @@ static void test_tables(void)
 	one(&hsw, ksrc, "r01cd", 0x8, false);	/* LOAD_LATENCY_GT_4 */
 	one(&hsw, ksrc, "r00d3", 0xf, true);	/* not in the tables */
 	one(&hsw, ksrc, "rd4", 0xf, false);
-	one(&hsw, ksrc, "INST_RETIRED.ANY", FIX(0), false);
-	one(&hsw, ksrc, "cpu_clk_unhalted.thread", FIX(1), false);
+	/*
+	 * perf opens these as event=0xc0 and event=0x3c (jevents.py), whose
+	 * kernel constraints take the fixed counter and every GP counter;
+	 * REF_TSC is the pseudo event 0x0300, fixed counter 2 alone, and
+	 * THREAD_ANY (any=1) matches no fixed constraint. The emulated host
+	 * showed the first two: InsType's three {INST_RETIRED.ANY, x} groups
+	 * ran two at a time.
+	 */
+	one(&hsw, ksrc, "INST_RETIRED.ANY", FIX(0) | 0xf, false);
+	one(&hsw, ksrc, "cpu_clk_unhalted.thread", FIX(1) | 0xf, false);
 	one(&hsw, ksrc, "CPU_CLK_UNHALTED.REF_TSC", FIX(2), false);
+	one(&hsw, ksrc, "CPU_CLK_UNHALTED.THREAD_ANY", 0xf, false);
 	one(&hsw8, ksrc, "MEM_UOPS_RETIRED.ALL_LOADS", 0xff, true);
 	one(&hsw8, ksrc, "r20cc", 0xff, false);
 	one(&hsw8, ksrc, "r0148", 0x4, false);

@@ -133,6 +133,13 @@ static int table_row(struct sim_config *cfg, const char *tree,
 	    !corrupting(&cfg->th[1]))
 		return 0;
 	for (p = 0; p < NR_POLS; p++) {
+		/*
+		 * The series' PMU keeps scheduling past a failure
+		 * (PERF_PMU_CAP_SCHED_CONTINUE), knob on or off; 6.12 and the
+		 * research protocol stop at the first group that fails.
+		 */
+		cfg->cont = table_pols[p].xsu == SIM_XSU_SERIES ||
+			    table_pols[p].xsu == SIM_XSU_OFF;
 		if (sim_run(cfg, &table_pols[p], &res, false))
 			return -1;
 		row_stats(cfg, &res, &rs[p]);
@@ -169,7 +176,7 @@ int sim_metric_table(const char *tree, int ticks, bool only_corrupting)
 	int m, i, nr, rows = 0;
 	size_t k;
 
-	printf("x86-pmu-sim --metric-table: perf stat -M GROUP -C on each sibling, HT on, %d ticks, order fixed\n",
+	printf("x86-pmu-sim --metric-table: perf stat -M GROUP -C on each sibling, HT on, %d ticks, order fixed; the series and XSU off keep scheduling past a failure\n",
 	       ticks);
 	printf("columns: events HT0/HT1, corrupting HT0/HT1, then per policy the smallest / mean scheduled fraction of all events of both threads (**0**: an event never ran), XSU off (hk), and the largest exposure with XSU off (hk)\n\n");
 	printf("| model | metric group(s) | events | corr. | 6.12 greedy | 6.12 hk | research greedy | research hk | series greedy | series hk | XSU off hk | exposure off |\n");

@@ -21,23 +21,38 @@
 #
 #   scenario S ledger leaked N exposed_ns T
 #
+# Then perf's metric groups as users run them, perf stat -M GROUP on both
+# siblings from the same moment, XSU on, for $METRIC_TICKS ticks:
+#
+#   metrics G xsu on ticks T
+#   metrics G thread T event E running P
+#   metrics G ledger leaked N exposed_ns T
+#
 # scripts/host-vs-sim.sh compares these lines with the simulator.
 # Scenarios: 1 (XSU on, HT1 joins at tick 30), 2 (the same, workaround
-# off), 5 (four corrupting events on HT0, branches on HT1).
+# off), 5 (four corrupting events on HT0, branches on HT1). Metric groups:
+# InsType (three weak groups that all need fixed counter 0, two with a
+# corrupting event) and CacheHits (41 events a thread, four corrupting,
+# multiplexed singly).
 
 MUX=/sys/bus/event_source/devices/cpu/perf_event_mux_interval_ms
 MUX_MS=${MUX_MS:-30}
 SCALE=${SCALE:-3}
+METRIC_TICKS=${METRIC_TICKS:-300}
 
 . /tests/host/siblings.sh
 orig_mux=$(cat $MUX)
 echo "$MUX_MS" > $MUX
 orig_knob=
 [ -e $KNOB ] && orig_knob=$(cat $KNOB)
+WATCHDOG=/proc/sys/kernel/nmi_watchdog
+orig_watchdog=
+[ -e $WATCHDOG ] && orig_watchdog=$(cat $WATCHDOG)
 restore() {
 	kill $la $lb 2>/dev/null
 	echo "$orig_mux" > $MUX
 	[ -n "$orig_knob" ] && echo "$orig_knob" > $KNOB
+	[ -n "$orig_watchdog" ] && echo "$orig_watchdog" > $WATCHDOG
 }
 trap restore EXIT
 
@@ -46,18 +61,33 @@ secs() {
 	awk -v t="$1" -v ms="$MUX_MS" 'BEGIN { printf "%.3f", t * ms / 1000 }'
 }
 
-# fractions S T FILE: one line per event of a perf stat output.
+# fractions S T FILE [KIND]: one line per event of a perf stat output. A
+# metric's value can push perf's bracket to a continuation line (one that
+# starts with "#"): it belongs to the event above.
 fractions() {
-	awk -v s="$1" -v t="$2" '
-		/^ *([0-9]+|<not counted>|<not supported>) / {
-			if ($1 == "<not") { ev = $3; p = 0 }
-			else {
-				ev = $2; p = 100
-				if (match($0, /\(([0-9.]+)%\)/))
-					p = substr($0, RSTART + 1, RLENGTH - 3)
+	awk -v k="${4:-scenario}" -v s="$1" -v t="$2" '
+		function flush() {
+			if (ev != "")
+				printf "%s %s thread %s event %s running %s\n", k, s, t, ev, p
+			ev = ""
+		}
+		function bracket() {
+			if (match($0, /\(([0-9.]+)%\)/)) {
+				p = substr($0, RSTART + 1, RLENGTH - 3)
+				return 1
 			}
-			printf "scenario %s thread %s event %s running %s\n", s, t, ev, p
-		}' "$3"
+			return 0
+		}
+		/^ *([0-9]+|<not counted>|<not supported>) / {
+			flush()
+			if ($1 == "<not") { ev = $3; p = 0; next }
+			ev = $2; p = 100
+			bracket()
+			next
+		}
+		/^ *#/ { if (ev != "") bracket(); next }
+		{ flush() }
+		END { flush() }' "$3"
 }
 
 # ledger: the core's leaked count and exposure so far ("0 0" without one).
@@ -96,7 +126,40 @@ scenario() {
 	echo "scenario $s ledger leaked $(($1 - leaked0)) exposed_ns $(($2 - exposed0))"
 }
 
+# metrics GROUP [KNOB]: perf stat -M GROUP on both siblings, the workaround
+# on (KNOB 1, the default) or off (0). The NMI watchdog is off meanwhile,
+# as perf itself advises a metric user: its pinned cycles event would hold
+# fixed counter 1 on each CPU, which the simulator does not model.
+metrics() {
+	g=$1 knob=${2:-1}
+	if [ "$knob" = 0 ] && [ ! -e $KNOB ]; then
+		echo "metric group $g: skipped, no $KNOB to switch the workaround off"
+		return
+	fi
+	[ -e $KNOB ] && echo "$knob" > $KNOB
+	xsu=on
+	[ "$knob" = 0 ] && xsu=off
+	set -- $(ledger)
+	leaked0=$1 exposed0=$2
+	echo "== metric group $g: perf stat -M $g on CPU $a and CPU $b for $METRIC_TICKS ticks (tick = $MUX_MS ms)"
+	echo "metrics $g xsu $xsu ticks $METRIC_TICKS"
+	perf stat --no-big-num -M "$g" -C "$a" -o /tmp/m0.txt -- sleep "$(secs "$METRIC_TICKS")" &
+	p0=$!
+	perf stat --no-big-num -M "$g" -C "$b" -o /tmp/m1.txt -- sleep "$(secs "$METRIC_TICKS")"
+	wait $p0
+	grep -v '^$' /tmp/m0.txt
+	grep -v '^$' /tmp/m1.txt
+	fractions "$g" 0 /tmp/m0.txt metrics
+	fractions "$g" 1 /tmp/m1.txt metrics
+	set -- $(ledger)
+	echo "metrics $g ledger leaked $(($1 - leaked0)) exposed_ns $(($2 - exposed0))"
+}
+
 scenario 1 1 r81d0:u,r08d1:u,r20cc:u r20cc:u,r81d0:u,r08d1:u 30 90
 scenario 2 0 r81d0:u,r08d1:u,r20cc:u r20cc:u,r81d0:u,r08d1:u 30 90
 scenario 5 1 r81d0,r08d1,r10d1,r01d1 branches 1 100
+[ -n "$orig_watchdog" ] && echo 0 > $WATCHDOG
+metrics InsType
+metrics CacheHits
+metrics CacheHits 0
 exit 0
