@@ -19,8 +19,16 @@
  *   metric whose events are a subset of an earlier one's shares its
  *   events; tool events (duration_time) go outside every group.
  *
- * The expansion is checked against perf's own output
- * (sim_metrics_ref.sh, sim_metrics_test.c).
+ * Order is perf's throughout, as it decides which events the kernel
+ * schedules first: perf's metrics table is sorted by name; the ids of an
+ * expression are kept in a model of perf's hash map (the union of two
+ * maps keeps the larger one's order, which the ids of the other follow),
+ * and every event list is written in that map's order; a weak group the
+ * kernel refuses is opened last, as single events.
+ *
+ * The expansion and the order the events are opened in are checked
+ * against perf's own output and its perf_event_open() calls
+ * (sim_metrics_perf.sh, sim_metrics_test.c).
  */
 #include <ctype.h>
 #include <dirent.h>
@@ -109,6 +117,19 @@ static int mtable_add_cb(char **f, void *arg)
 	return 0;
 }
 
+/*
+ * perf's order of its compiled-in metrics (jevents.py's metric_cmp_key():
+ * PMU, which these tables leave out, name, then expression), which is
+ * the order a metric group's metrics are found in.
+ */
+static int mdef_cmp(const void *a, const void *b)
+{
+	const struct mdef *l = a, *r = b;
+	int c = strcmp(l->f[M_NAME], r->f[M_NAME]);
+
+	return c ? c : strcmp(l->f[M_EXPR], r->f[M_EXPR]);
+}
+
 /* The metric tables of @pmu in @ksrc, read once per directory. */
 static const struct mtable *mtable_get(const struct sim_pmu *pmu,
 				       const char *ksrc, char *err,
@@ -156,6 +177,7 @@ static const struct mtable *mtable_get(const struct sim_pmu *pmu,
 			dir);
 		return NULL;
 	}
+	qsort(mcache.m, mcache.nr, sizeof(*mcache.m), mdef_cmp);
 	mcache.dir = strdup(dir);
 	return mcache.dir ? &mcache : NULL;
 }
@@ -196,23 +218,22 @@ static const struct mdef *find_metric(const struct mtable *t,
 	return NULL;
 }
 
-/* ---- sets of ids ---- */
+/* ---- lists of names (metric references, group names) ---- */
 
 struct ids {
 	int nr, cap;
 	char **s;
 };
 
-static void ids_free(struct ids *ids)
+/* Free the names of @ids, which is left empty. */
+static void ids_clear(struct ids *ids)
 {
 	int i;
 
-	if (!ids)
-		return;
 	for (i = 0; i < ids->nr; i++)
 		free(ids->s[i]);
 	free(ids->s);
-	free(ids);
+	memset(ids, 0, sizeof(*ids));
 }
 
 static int ids_find(const struct ids *ids, const char *s)
@@ -246,24 +267,215 @@ static int ids_add(struct ids *ids, const char *s)
 	return 0;
 }
 
-static void ids_del(struct ids *ids, int i)
+/*
+ * ---- perf's sets of ids: its hash map (tools/perf/util/hashmap.[ch]) ----
+ *
+ * perf keeps the ids of an expression in a hash map and writes the event
+ * list of a metric by walking that map, so the order of the events perf
+ * opens is the map's order: buckets in index order, each bucket's chain
+ * from its most recently inserted entry. What decides it, and is modelled
+ * here: the hash of a key (expr.c's key_hash(): h = h * 31 + c over the
+ * bytes), the bucket of a hash (hash_bits(): the top bits of the hash
+ * times 2^64 / phi), the capacity (4 buckets at the first insertion,
+ * doubled whenever one more entry would fill more than 3/4 of them;
+ * never shrunk), the rehash on growth (old buckets in order, each entry
+ * put at the head of its new chain), insertion at the head of a chain,
+ * and a set of an id already there leaving it in place.
+ */
+
+struct hent {
+	struct hent *next;
+	char *key;
+};
+
+struct idmap {
+	struct hent **bkt;
+	size_t cap;		/* number of buckets: 0 or 1 << bits */
+	int bits;
+	size_t nr;
+};
+
+/* The entry after @e (NULL: the first) in the map's order; @b: its bucket. */
+static struct hent *idmap_next(const struct idmap *m, struct hent *e,
+			       size_t *b)
 {
-	free(ids->s[i]);
-	memmove(&ids->s[i], &ids->s[i + 1], (ids->nr - i - 1) * sizeof(*ids->s));
-	ids->nr--;
+	if (e && e->next)
+		return e->next;
+	for (*b = e ? *b + 1 : 0; *b < m->cap; (*b)++)
+		if (m->bkt[*b])
+			return m->bkt[*b];
+	return NULL;
 }
 
-/* Union of @a and @b into @a (either may be NULL); @b is freed. */
-static struct ids *ids_union(struct ids *a, struct ids *b, bool *nomem)
+/* hashmap__for_each_entry(): buckets in order, each chain from its head */
+#define idmap_for_each(m, e, b)						\
+	for ((e) = idmap_next((m), NULL, &(b)); (e);			\
+	     (e) = idmap_next((m), (e), &(b)))
+
+static size_t idmap_hash(const char *key)
 {
-	int i;
+	size_t h = 0;
+
+	/* perf adds the (signed) chars; ids are ASCII */
+	for (; *key; key++)
+		h = h * 31 + (size_t)(long)*key;
+	return h;
+}
+
+static size_t idmap_bucket(size_t h, int bits)
+{
+	if (!bits)
+		return 0;
+	return (size_t)((unsigned long long)h * 11400714819323198485ULL >>
+			(64 - bits));
+}
+
+static struct idmap *idmap_new(void)
+{
+	return calloc(1, sizeof(struct idmap));
+}
+
+static void idmap_free(struct idmap *m)
+{
+	struct hent *e, *next;
+	size_t b;
+
+	if (!m)
+		return;
+	for (b = 0; b < m->cap; b++)
+		for (e = m->bkt[b]; e; e = next) {
+			next = e->next;
+			free(e->key);
+			free(e);
+		}
+	free(m->bkt);
+	free(m);
+}
+
+static struct hent **idmap_slot(const struct idmap *m, const char *key)
+{
+	struct hent **pp;
+
+	if (!m || !m->cap)
+		return NULL;
+	for (pp = &m->bkt[idmap_bucket(idmap_hash(key), m->bits)]; *pp;
+	     pp = &(*pp)->next)
+		if (!strcmp((*pp)->key, key))
+			return pp;
+	return NULL;
+}
+
+static bool idmap_has(const struct idmap *m, const char *key)
+{
+	return idmap_slot(m, key) != NULL;
+}
+
+/* hashmap_grow(): twice the buckets (at least 4), chains rebuilt. */
+static int idmap_grow(struct idmap *m)
+{
+	int bits = m->bits + 1 < 2 ? 2 : m->bits + 1;
+	size_t cap = (size_t)1 << bits, b;
+	struct hent **nb, *e, *next;
+
+	nb = calloc(cap, sizeof(*nb));
+	if (!nb)
+		return -1;
+	for (b = 0; b < m->cap; b++)
+		for (e = m->bkt[b]; e; e = next) {
+			size_t h = idmap_bucket(idmap_hash(e->key), bits);
+
+			next = e->next;
+			e->next = nb[h];
+			nb[h] = e;
+		}
+	free(m->bkt);
+	m->bkt = nb;
+	m->cap = cap;
+	m->bits = bits;
+	return 0;
+}
+
+/**
+ * idmap_set() - hashmap__set() of a copy of @key, as ids__insert() does it
+ * @m: the map
+ * @key: the id
+ *
+ * An id already in @m stays where it is; a new one goes to the head of
+ * its bucket's chain, after the map grew if it had to.
+ *
+ * Return: 0, or -1 out of memory.
+ */
+static int idmap_set(struct idmap *m, const char *key)
+{
+	struct hent *e;
+	size_t h;
+
+	if (idmap_has(m, key))
+		return 0;
+	if (!m->cap || (m->nr + 1) * 4 / 3 > m->cap)
+		if (idmap_grow(m))
+			return -1;
+	e = malloc(sizeof(*e));
+	if (!e)
+		return -1;
+	e->key = strdup(key);
+	if (!e->key) {
+		free(e);
+		return -1;
+	}
+	h = idmap_bucket(idmap_hash(key), m->bits);
+	e->next = m->bkt[h];
+	m->bkt[h] = e;
+	m->nr++;
+	return 0;
+}
+
+/* hashmap__delete(): unlink @key; the buckets stay as they are. */
+static void idmap_del(struct idmap *m, const char *key)
+{
+	struct hent **pp = idmap_slot(m, key), *e;
+
+	if (!pp)
+		return;
+	e = *pp;
+	*pp = e->next;
+	free(e->key);
+	free(e);
+	m->nr--;
+}
+
+/**
+ * idmap_union() - ids__union(): the union of two maps, into one of them
+ * @a: a map or NULL
+ * @b: a map or NULL
+ * @nomem: set when out of memory
+ *
+ * The map with more entries (@a when they have as many) keeps its order
+ * and receives the other's entries in the other's order; the other is
+ * freed.
+ *
+ * Return: the map holding the union, NULL when both are NULL.
+ */
+static struct idmap *idmap_union(struct idmap *a, struct idmap *b,
+				 bool *nomem)
+{
+	struct idmap *t;
+	struct hent *e;
+	size_t bkt;
 
 	if (!a)
 		return b;
-	for (i = 0; b && i < b->nr; i++)
-		if (ids_add(a, b->s[i]))
+	if (!b)
+		return a;
+	if (a->nr < b->nr) {
+		t = a;
+		a = b;
+		b = t;
+	}
+	idmap_for_each(b, e, bkt)
+		if (idmap_set(a, e->key))
 			*nomem = true;
-	ids_free(b);
+	idmap_free(b);
 	return a;
 }
 
@@ -282,7 +494,7 @@ static bool is_tool_event(const char *id)
 /* A value: a constant, or NAN ("bottom") with the ids it needs. */
 struct xval {
 	double val;
-	struct ids *ids;
+	struct idmap *ids;
 };
 
 struct xparse {
@@ -475,7 +687,7 @@ static struct xval x_union(struct xparse *xp, struct xval a, struct xval b)
 	struct xval r;
 
 	r.val = NAN;
-	r.ids = ids_union(a.ids, b.ids, &xp->nomem);
+	r.ids = idmap_union(a.ids, b.ids, &xp->nomem);
 	return r;
 }
 
@@ -486,7 +698,7 @@ static bool is_const(double v)
 
 static void x_drop(struct xval v)
 {
-	ids_free(v.ids);
+	idmap_free(v.ids);
 }
 
 static struct xval parse_if(struct xparse *xp, int depth);
@@ -511,8 +723,8 @@ static struct xval parse_primary(struct xparse *xp, int depth)
 		free(tk.s);
 		return r;
 	case T_ID:
-		r.ids = calloc(1, sizeof(*r.ids));
-		if (!r.ids || ids_add(r.ids, tk.s))
+		r.ids = idmap_new();
+		if (!r.ids || idmap_set(r.ids, tk.s))
 			xp->nomem = true;
 		free(tk.s);
 		return r;
@@ -527,8 +739,8 @@ static struct xval parse_primary(struct xparse *xp, int depth)
 			return r;
 		}
 		expect_char(xp, ')');
-		r.ids = calloc(1, sizeof(*r.ids));
-		if (!r.ids || ids_add(r.ids, tk.s))
+		r.ids = idmap_new();
+		if (!r.ids || idmap_set(r.ids, tk.s))
 			xp->nomem = true;
 		free(tk.s);
 		return r;
@@ -712,29 +924,29 @@ static struct xval parse_if(struct xparse *xp, int depth)
  * find_ids() - expr__find_ids(): the ids an expression needs
  * @pmu: the model, for the literals (#SMT_on, #core_wide, ...)
  * @expr: a MetricExpr or MetricThreshold
- * @ids: where the ids are added
+ * @ctx: the map the ids are added to (expr.y's start rule: the union of
+ *       the expression's map and *@ctx, which may be either of the two)
  * @err: where a message goes
  * @errlen: its size
  *
  * Return: 0, or -1 with @err set if perf could not parse it either.
  */
 static int find_ids(const struct sim_pmu *pmu, const char *expr,
-		    struct ids *ids, char *err, size_t errlen)
+		    struct idmap **ctx, char *err, size_t errlen)
 {
 	struct xparse xp = { .p = expr, .pmu = pmu };
 	struct token tk;
 	struct xval v;
-	int i;
 
 	v = parse_if(&xp, 0);
 	next_token(&xp, &tk);
 	free(tk.s);
 	if (tk.t != T_END)
 		xp.error = true;
-	for (i = 0; v.ids && i < v.ids->nr; i++)
-		if (ids_add(ids, v.ids->s[i]))
-			xp.nomem = true;
-	x_drop(v);
+	if (xp.error || xp.nomem)
+		x_drop(v);
+	else
+		*ctx = idmap_union(v.ids, *ctx, &xp.nomem);
 	if (xp.error || xp.nomem) {
 		sim_err(err, errlen, "%s in metric expression '%s'",
 			xp.nomem ? "out of memory" : "syntax error", expr);
@@ -747,7 +959,7 @@ static int find_ids(const struct sim_pmu *pmu, const char *expr,
 
 struct metric {
 	const struct mdef *pm;
-	struct ids ids;
+	struct idmap *ids;	/* perf's pctx->ids, in its order */
 	struct ids refs;	/* referenced metrics, by name */
 	bool group_events;
 	int list;		/* index of its own event list, -1: shared */
@@ -792,29 +1004,45 @@ static int add_metric(struct expand *ex, const struct mdef *pm,
  * @root: the root metric whose ids are searched
  * @visited: the chain of metrics being added, to find recursion
  *
+ * The ids naming metrics are found in the map's order, all removed from
+ * the map, then their metrics added in that order (each resolving the
+ * root's whole map again), as perf's resolve_metric() does.
+ *
  * Return: 0, or -1 with the expansion's error set.
  */
 static int resolve_metric(struct expand *ex, struct metric *root,
 			  const struct visited *visited)
 {
-	const struct mdef **pending = NULL;
+	const struct mdef **pending;
+	struct ids keys = { 0 };
+	struct hent *e;
+	size_t bkt;
 	int n = 0, i, ret = 0;
 
-	pending = calloc(root->ids.nr + 1, sizeof(*pending));
+	pending = calloc(root->ids->nr + 1, sizeof(*pending));
 	if (!pending)
-		return -1;
-	for (i = 0; i < root->ids.nr; i++) {
-		const struct mdef *pm = find_metric(ex->t, root->ids.s[i]);
+		goto nomem;
+	idmap_for_each(root->ids, e, bkt) {
+		const struct mdef *pm = find_metric(ex->t, e->key);
 
-		if (pm) {
-			pending[n++] = pm;
-			ids_del(&root->ids, i--);
-		}
+		if (!pm)
+			continue;
+		pending[n++] = pm;
+		if (ids_add(&keys, e->key))
+			goto nomem;
 	}
+	for (i = 0; i < keys.nr; i++)
+		idmap_del(root->ids, keys.s[i]);
 	for (i = 0; i < n && !ret; i++)
 		ret = add_metric(ex, pending[i], false, root, visited);
+	ids_clear(&keys);
 	free(pending);
 	return ret;
+nomem:
+	ids_clear(&keys);
+	free(pending);
+	sim_err(ex->err, ex->errlen, "out of memory");
+	return -1;
 }
 
 /**
@@ -857,6 +1085,9 @@ static int add_metric(struct expand *ex, const struct mdef *pm,
 		}
 		root = &ex->m[ex->nr++];
 		memset(root, 0, sizeof(*root));
+		root->ids = idmap_new();	/* expr__ctx_new(): empty */
+		if (!root->ids)
+			goto nomem;
 		root->pm = pm;
 		root->list = -1;
 		root->group_events = !no_group &&
@@ -884,49 +1115,76 @@ nomem:
 /* Number of ids of @m that are no tool events (metric_list_cmp()). */
 static int metric_count(const struct metric *m)
 {
-	int i, n = 0;
+	size_t t;
+	int n = m->ids->nr;
 
-	for (i = 0; i < m->ids.nr; i++)
-		n += !is_tool_event(m->ids.s[i]);
+	for (t = 0; t < ARRAY_SIZE(tool_events); t++)
+		n -= idmap_has(m->ids, tool_events[t]);
 	return n;
 }
 
-static bool ids_subset(const struct ids *big, const struct ids *small)
+/* expr__subset_of_ids(): is every id of @small in @big? */
+static bool ids_subset(const struct idmap *big, const struct idmap *small)
 {
-	int i;
+	struct hent *e;
+	size_t bkt;
 
-	for (i = 0; i < small->nr; i++)
-		if (ids_find(big, small->s[i]) < 0)
+	idmap_for_each(small, e, bkt)
+		if (!idmap_has(big, e->key))
 			return false;
 	return true;
 }
 
-/* parse_ids(): one event list of @ids (tool events appended). */
-static int add_list(struct sim_metric_expansion *x, const struct ids *ids,
+/**
+ * add_list() - parse_ids(): the event list perf parses for the map @ids
+ * @x: the expansion the list is appended to
+ * @ids: the ids; the tool events of @tools are added to it, as perf adds
+ *       them to the map (which may grow and so change its order) before
+ *       it walks it; with no id and no tool event, duration_time
+ * @tools: the tool events some metric of the expansion uses
+ * @grouped: the metric's events form a weak group
+ *
+ * The list is the ids in the map's order but the tool events, which
+ * follow outside the group in perf's enum order
+ * (metricgroup__build_event_string()).
+ *
+ * Return: 0, or -1 out of memory.
+ */
+static int add_list(struct sim_metric_expansion *x, struct idmap *ids,
 		    const bool *tools, bool grouped)
 {
 	struct sim_metric_group *g, *ng;
-	int i, k = 0, nr_tools = 0;
-	size_t t;
+	bool added = false;
+	struct hent *e;
+	size_t t, bkt;
+	int i, k = 0;
 
-	for (t = 0; t < ARRAY_SIZE(tool_events); t++)
-		nr_tools += tools[t];
+	for (t = 0; t < ARRAY_SIZE(tool_events); t++) {
+		if (!tools[t])
+			continue;
+		if (idmap_set(ids, tool_events[t]))
+			return -1;
+		added = true;
+	}
+	if (!added && !ids->nr && idmap_set(ids, tool_events[0]))
+		return -1;
+
 	ng = realloc(x->g, (x->nr + 1) * sizeof(*x->g));
 	if (!ng)
 		return -1;
 	x->g = ng;
 	g = &x->g[x->nr++];
 	memset(g, 0, sizeof(*g));
-	g->ids = calloc(ids->nr + nr_tools + 1, sizeof(*g->ids));
+	g->ids = calloc(ids->nr + 1, sizeof(*g->ids));
 	if (!g->ids)
 		return -1;
-	for (i = 0; i < ids->nr; i++)
-		if (!is_tool_event(ids->s[i]))
-			g->ids[k++] = strdup(ids->s[i]);
-	/* the grouped events; empty: perf still parses a tool event */
+	idmap_for_each(ids, e, bkt)
+		if (!is_tool_event(e->key))
+			g->ids[k++] = strdup(e->key);
+	/* the grouped events; none: no group, only tool events */
 	g->grouped = grouped && k > 0;
 	for (t = 0; t < ARRAY_SIZE(tool_events); t++)
-		if (tools[t] || (!k && !nr_tools && !t))
+		if (idmap_has(ids, tool_events[t]))
 			g->ids[k++] = strdup(tool_events[t]);
 	g->n = k;
 	for (i = 0; i < k; i++)
@@ -953,15 +1211,8 @@ static void expand_free(struct expand *ex)
 	int i;
 
 	for (i = 0; i < ex->nr; i++) {
-		struct metric *m = &ex->m[i];
-		int k;
-
-		for (k = 0; k < m->ids.nr; k++)
-			free(m->ids.s[k]);
-		free(m->ids.s);
-		for (k = 0; k < m->refs.nr; k++)
-			free(m->refs.s[k]);
-		free(m->refs.s);
+		idmap_free(ex->m[i].ids);
+		ids_clear(&ex->m[i].refs);
 	}
 	free(ex->m);
 }
@@ -972,8 +1223,8 @@ static void expand_free(struct expand *ex)
  * @name: a metric or metric group name
  *
  * Every metric whose MetricGroup or MetricName matches, in the table's
- * order, each put in front of the list (list_add() and list_splice() in
- * perf).
+ * order (perf's: by name), each put in front of the list (list_add() and
+ * list_splice() in perf).
  *
  * Return: 0, or -1 with the expansion's error naming @name if nothing
  * matches.
@@ -1025,7 +1276,7 @@ static int add_name(struct expand *ex, const char *name)
  * @names: comma-separated metric and metric group names
  * @x: the result: event lists in perf's order (the merged list of
  *     ungrouped metrics first, then one list per metric that shares with
- *     no larger one)
+ *     no larger one), the ids of each in the order of perf's hash map
  * @err: where a message goes
  * @errlen: its size
  *
@@ -1040,10 +1291,11 @@ int sim_metrics_expand(const struct sim_pmu *pmu, const char *ksrc,
 {
 	struct expand ex = { .pmu = pmu, .err = err, .errlen = errlen };
 	bool tools[ARRAY_SIZE(tool_events)] = { false };
-	struct ids combined = { 0 };
+	struct idmap *combined = NULL;
 	char *copy = NULL, *name, *save = NULL;
-	int i, j, k, ret = -1;
-	size_t t;
+	struct hent *e;
+	int i, j, ret = -1;
+	size_t t, bkt;
 
 	memset(x, 0, sizeof(*x));
 	ex.t = mtable_get(pmu, ksrc, err, errlen);
@@ -1079,38 +1331,42 @@ int sim_metrics_expand(const struct sim_pmu *pmu, const char *ksrc,
 	}
 
 	/* find_tool_events(), build_combined_expr_ctx() */
+	combined = idmap_new();
+	if (!combined)
+		goto nomem;
 	for (i = 0; i < ex.nr; i++) {
 		for (t = 0; t < ARRAY_SIZE(tool_events); t++)
-			if (ids_find(&ex.m[i].ids, tool_events[t]) >= 0)
+			if (idmap_has(ex.m[i].ids, tool_events[t]))
 				tools[t] = true;
 		if (ex.m[i].group_events)
 			continue;
-		for (k = 0; k < ex.m[i].ids.nr; k++)
-			if (ids_add(&combined, ex.m[i].ids.s[k]))
+		idmap_for_each(ex.m[i].ids, e, bkt)
+			if (idmap_set(combined, e->key))
 				goto nomem;
 	}
-	if (combined.nr && add_list(x, &combined, tools, false))
+	if (!combined->nr) {
+		idmap_free(combined);
+		combined = NULL;
+	} else if (add_list(x, combined, tools, false)) {
 		goto nomem;
+	}
 
-	/* Each grouped metric: an earlier list holding all its ids, or its own. */
+	/*
+	 * Each metric not in the combined list: an earlier metric's own
+	 * list holding all its ids (tool events included), or its own list.
+	 */
 	for (i = 0; i < ex.nr; i++) {
 		struct metric *m = &ex.m[i];
 
-		if (!m->group_events)
+		if (combined && !m->group_events)
 			continue;
 		for (j = 0; j < i; j++)
-			if (ex.m[j].list >= 0 && ids_subset(&ex.m[j].ids, &m->ids))
+			if (ex.m[j].list >= 0 && ids_subset(ex.m[j].ids, m->ids))
 				break;
 		if (j < i)
 			continue;
 		m->list = x->nr;
-		if (add_list(x, &m->ids, tools, true))
-			goto nomem;
-		/* parse_ids() put the tool events into the metric's ids */
-		for (t = 0; t < ARRAY_SIZE(tool_events); t++)
-			if (tools[t] && ids_add(&m->ids, tool_events[t]))
-				goto nomem;
-		if (!metric_count(m) && ids_add(&m->ids, tool_events[0]))
+		if (add_list(x, m->ids, tools, m->group_events))
 			goto nomem;
 	}
 	ret = 0;
@@ -1118,9 +1374,7 @@ int sim_metrics_expand(const struct sim_pmu *pmu, const char *ksrc,
 nomem:
 	sim_err(err, errlen, "out of memory");
 out:
-	for (k = 0; k < combined.nr; k++)
-		free(combined.s[k]);
-	free(combined.s);
+	idmap_free(combined);
 	expand_free(&ex);
 	free(copy);
 	if (ret)
@@ -1138,17 +1392,10 @@ void sim_metrics_print(FILE *f, const struct sim_metric_expansion *x)
 	int i, k;
 
 	for (i = 0; i < x->nr; i++) {
-		char **s = malloc(x->g[i].n * sizeof(*s) + 1);
-
-		if (!s)
-			return;
-		memcpy(s, x->g[i].ids, x->g[i].n * sizeof(*s));
-		qsort(s, x->g[i].n, sizeof(*s), cmp_strp);
 		fputs(x->g[i].grouped ? "group" : "nogroup", f);
 		for (k = 0; k < x->g[i].n; k++)
-			fprintf(f, " %s", s[k]);
+			fprintf(f, " %s", x->g[i].ids[k]);
 		fputc('\n', f);
-		free(s);
 	}
 }
 
@@ -1184,16 +1431,22 @@ static bool core_event_name(const char *id, char *buf, size_t len)
  * @pmu: the model
  * @ksrc: the tree of the event tables
  * @x: an expansion of sim_metrics_expand()
- * @ev: out: the events
+ * @ev: out: the events, in the order perf stat opens them
  * @leader: out: true where a group starts
  * @max: room in @ev and @leader
  * @err: where a message goes
  * @errlen: its size
  *
- * A weak group that the matcher cannot place on an idle PMU with the
- * events' static masks is what the kernel refuses at perf_event_open()
- * (validate_group()); perf stat then opens its events one by one, and so
- * does this.
+ * The kernel keeps a CPU's events in the order they were opened, and
+ * schedules and rotates them in that order. perf stat opens its evlist in
+ * order (@x's order), but a weak group that the kernel refuses at
+ * perf_event_open() (validate_group(): here, one the matcher cannot place
+ * on an idle PMU with the events' static masks) is split by
+ * evlist__reset_weak_group(): its members become single events in place
+ * in the evlist (so perf stat prints them there), and __run_perf_stat()
+ * skips them for the rest of its first pass and closes and reopens them
+ * in a second pass, after every other event. So their singles come last
+ * here, in evlist order, as on the host.
  *
  * Return: the number of events, or -1 with @err set.
  */
@@ -1202,9 +1455,14 @@ int sim_metrics_events(const struct sim_pmu *pmu, const char *ksrc,
 		       struct sim_event *ev, bool *leader, int max,
 		       char *err, size_t errlen)
 {
-	int i, k, n = 0;
+	struct sim_event *tmp = NULL;
+	bool *split = NULL;
+	int i, k, n = 0, nr_split = 0, ret = -1;
 	char name[256];
 
+	split = calloc(max + 1, sizeof(*split));
+	if (!split)
+		goto nomem;
 	for (i = 0; i < x->nr; i++) {
 		const struct sim_metric_group *g = &x->g[i];
 		int first = n;
@@ -1217,11 +1475,11 @@ int sim_metrics_events(const struct sim_pmu *pmu, const char *ksrc,
 				sim_err(err, errlen,
 					"too many events (at most %d) at '%s'",
 					max, g->ids[k]);
-				return -1;
+				goto out;
 			}
 			if (sim_events_parse(pmu, ksrc, name, &ev[n], 1, err,
 					     errlen) != 1)
-				return -1;
+				goto out;
 			snprintf(ev[n].name, sizeof(ev[n].name), "%s", g->ids[k]);
 			leader[n] = !g->grouped || n == first;
 			if (n - first < 64)
@@ -1232,10 +1490,41 @@ int sim_metrics_events(const struct sim_pmu *pmu, const char *ksrc,
 		if (g->grouped && n - first > 1 &&
 		    (n - first > 64 ||
 		     x86_counter_match(masks, n - first, 0, pmu->nr_gp, NULL)))
-			for (k = first; k < n; k++)
+			for (k = first; k < n; k++) {
 				leader[k] = true;
+				split[k] = true;
+				nr_split++;
+			}
 	}
-	return n;
+
+	/* perf stat's second pass: the split groups' events are opened last */
+	if (nr_split) {
+		int j = 0;
+
+		tmp = malloc(nr_split * sizeof(*tmp));
+		if (!tmp)
+			goto nomem;
+		for (i = 0, k = 0; i < n; i++) {
+			if (split[i]) {
+				tmp[j++] = ev[i];
+				continue;
+			}
+			ev[k] = ev[i];
+			leader[k++] = leader[i];
+		}
+		for (j = 0; j < nr_split; j++, k++) {
+			ev[k] = tmp[j];
+			leader[k] = true;
+		}
+	}
+	ret = n;
+	goto out;
+nomem:
+	sim_err(err, errlen, "out of memory");
+out:
+	free(tmp);
+	free(split);
+	return ret;
 }
 
 int sim_metric_group_names(const struct sim_pmu *pmu, const char *ksrc,

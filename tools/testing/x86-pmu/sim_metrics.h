@@ -14,7 +14,7 @@
 struct sim_metric_group {
 	bool grouped;		/* a weak group "{...}:W" */
 	int n;
-	char **ids;		/* the metric ids, tool events last */
+	char **ids;		/* the metric ids in perf's order, tool events last */
 };
 
 struct sim_metric_expansion {
@@ -26,8 +26,10 @@ struct sim_metric_expansion {
  * Expand @names (comma-separated metric or metric group names, as given
  * to perf stat -M) on @pmu from the tables of the tree @ksrc, for perf
  * stat -C on one hyper-thread (#SMT_on from @pmu->ht, #core_wide 0, the
- * NMI watchdog off). Returns 0, or -1 with a message naming the unknown
- * name in @err (@x is then empty).
+ * NMI watchdog off), into perf's evlist order: the lists in the order
+ * perf parses them, the ids of each in the order of perf's hash map.
+ * Returns 0, or -1 with a message naming the unknown name in @err (@x is
+ * then empty).
  */
 int sim_metrics_expand(const struct sim_pmu *pmu, const char *ksrc,
 		       const char *names, struct sim_metric_expansion *x,
@@ -35,16 +37,19 @@ int sim_metrics_expand(const struct sim_pmu *pmu, const char *ksrc,
 
 void sim_metrics_free(struct sim_metric_expansion *x);
 
-/* Print @x one list a line, ids sorted, as tests compare it with perf. */
+/* Print @x one list a line, in perf's order, as tests compare it with perf. */
 void sim_metrics_print(FILE *f, const struct sim_metric_expansion *x);
 
 /*
- * The core PMU events of @x as the simulator's events, in perf's order:
- * @leader[i] is true where a new group starts. A weak group that cannot
- * be scheduled on an idle PMU with its static masks is opened as single
- * events, as perf does when the kernel refuses the group. Events of other
- * PMUs (uncore, msr, cstate) and tool events use no core counter and are
- * left out. Returns the number of events, or -1 with @err set.
+ * The core PMU events of @x as the simulator's events, in the order perf
+ * stat opens them, which is the order the kernel schedules and rotates
+ * them in: @leader[i] is true where a new group starts. A weak group that
+ * cannot be scheduled on an idle PMU with its static masks is opened as
+ * single events, as perf does when the kernel refuses the group, and
+ * after all other events (perf stat reopens a split group's events in a
+ * second pass). Events of other PMUs (uncore, msr, cstate) and tool
+ * events use no core counter and are left out. Returns the number of
+ * events, or -1 with @err set.
  */
 int sim_metrics_events(const struct sim_pmu *pmu, const char *ksrc,
 		       const struct sim_metric_expansion *x,
