@@ -99,7 +99,9 @@ static void arb_hook_end(void *ctx, int tid, u64 unplaced)
 {
 	struct pass_xsu_arb *p = ctx;
 
-	if (xsu_corrupting_present(p->xc, tid) &&
+	if ((xsu_corrupting_present(p->xc, tid) ||
+	     (xsu_pass_enabled(p->xc, tid) &&
+	      xsu_arb_pass_corrupting(p->arb, tid))) &&
 	    xsu_arb_end(p->arb, tid, xsu_pass_committed(p->xc, tid) ?
 			0 : unplaced,
 			xsu_held(p->xc, tid), xsu_held(p->xc, tid ^ 1), p->now,
@@ -179,6 +181,9 @@ int pass_run(const struct pass_hooks *hooks, void *ctx, int tid,
 	for (i = 0; left && i < ev->n; i++)
 		if (assign[i] < 0)
 			unplaced |= 1ULL << i;
+	/* The failed pass's new events are put before the pass ends. */
+	for (i = ev->n0; left && ev->release && i < ev->n; i++)
+		ev->release(ev->release_ctx, i);
 	if (hooks)
 		hooks->end(ctx, tid, unplaced);
 	shim_irqs_off = irqs;

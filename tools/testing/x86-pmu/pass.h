@@ -16,6 +16,15 @@ struct pass_events {
 	u64 mask[64];		/* static constraint masks */
 	bool corrupting[64];	/* event code 0xd0-0xd3 */
 	int counter[64];	/* counter held (hw.idx), -1 if none */
+	/*
+	 * put_event_constraints() of the events the pass adds, from index
+	 * n0 on: x86_schedule_events() releases them when the pass fails,
+	 * before the x86_pmu's stop_scheduling (hooks->end) runs. NULL:
+	 * the caller releases nothing.
+	 */
+	int n0;
+	void (*release)(void *ctx, int i);
+	void *release_ctx;
 };
 
 /* A counter assignment function with x86_counter_match()'s contract. */

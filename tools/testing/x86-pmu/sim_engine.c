@@ -248,6 +248,26 @@ static int group_size(const struct sim_thread_cfg *cfg, int e)
 	return s;
 }
 
+/* What turn_put() needs: the thread and the window's event numbers. */
+struct turn_release {
+	struct sim_state *s;
+	int tid;
+	const int *idx;
+};
+
+/*
+ * put_event_constraints() of event @i of a failed pass's window, called
+ * by pass_run() where x86_schedule_events() releases the events it could
+ * not add: before the pass ends (the x86_pmu's stop_scheduling), which
+ * then no longer counts them among the thread's corrupting events.
+ */
+static void turn_put(void *ctx, int i)
+{
+	struct turn_release *rel = ctx;
+
+	put(rel->s, rel->tid, rel->idx[i], false);
+}
+
 /*
  * One thread's round at tick @t: everything out, rotate (unless this is
  * a reschedule asked for by the sibling: perf_pmu_resched() does not
@@ -260,8 +280,26 @@ static void thread_turn(struct sim_state *s, int tid, int t, bool resched)
 	int idx[SIM_MAX_EVENTS], cur[SIM_MAX_EVENTS];
 	struct perf_sched_budget budget;
 	struct pass_events pe = { 0 };
+	struct turn_release rel;
 	bool all = true;
 	int e, k, size;
+
+	pe.release = turn_put;
+	pe.release_ctx = &rel;
+
+	/*
+	 * perf rotates the first group that is on the PMU
+	 * (ctx_event_to_rotate()), the first group of the list when none is:
+	 * with PERF_PMU_CAP_SCHED_CONTINUE a group that never fits stays at
+	 * the head while the groups behind it take turns.
+	 */
+	for (k = 0, size = 0; k < cfg->n; k += size) {
+		size = group_size(cfg, th->order[k]);
+		if (th->on[th->order[k]] >= 0)
+			break;
+	}
+	if (k >= cfg->n)
+		k = 0;
 
 	for (e = 0; e < cfg->n; e++) {
 		if (th->on[e] >= 0) {
@@ -275,13 +313,13 @@ static void thread_turn(struct sim_state *s, int tid, int t, bool resched)
 	}
 
 	if (th->rotate && !resched) {
-		int first[SIM_MAX_EVENTS], size = group_size(cfg, th->order[0]);
+		int moved[SIM_MAX_EVENTS];
 
-		/* perf rotates the list of groups by one group */
-		memcpy(first, th->order, size * sizeof(th->order[0]));
-		memmove(th->order, th->order + size,
-			(cfg->n - size) * sizeof(th->order[0]));
-		memcpy(th->order + cfg->n - size, first,
+		size = group_size(cfg, th->order[k]);
+		memcpy(moved, th->order + k, size * sizeof(th->order[0]));
+		memmove(th->order + k, th->order + k + size,
+			(cfg->n - k - size) * sizeof(th->order[0]));
+		memcpy(th->order + cfg->n - size, moved,
 		       size * sizeof(th->order[0]));
 	}
 
@@ -308,14 +346,15 @@ static void thread_turn(struct sim_state *s, int tid, int t, bool resched)
 		}
 
 		s->res->passes++;
+		pe.n0 = pe.n - size;
+		rel.s = s;
+		rel.tid = tid;
+		rel.idx = idx;
 		ok = !pass_run(s->hooks, s->ctx, tid, &pe, s->cfg->pmu.nr_gp,
 			       NULL, s->match, cur);
 		perf_sched_budget_tried(&budget, ok);
 		if (ok)
 			continue;
-
-		for (m = size - 1; m >= 0; m--)
-			put(s, tid, th->order[k + m], false);
 		pe.n -= size;
 		all = false;
 	}

@@ -146,6 +146,26 @@ static inline bool xsu_arb_waits(const struct xsu_arb *arb, int tid)
 }
 
 /**
+ * xsu_arb_pass_corrupting() - the pass that ends tried a corrupting event
+ * @arb: the core's arbitration state
+ * @tid: the scheduling thread
+ *
+ * x86_schedule_events() puts the events a failed pass could not add before
+ * the pass ends, and with them their count among the thread's corrupting
+ * events (xsu_account()). A corrupting event that failed for the sibling's
+ * counters, when it is the thread's only one, is then missing from
+ * xsu_corrupting_present(), and its demand must still be published: the
+ * pass's notes still show it.
+ *
+ * Context: between xsu_arb_begin() and xsu_arb_end() on @tid.
+ * Return: true when an event noted in the pass is a corrupting one.
+ */
+static inline bool xsu_arb_pass_corrupting(const struct xsu_arb *arb, int tid)
+{
+	return arb->corrupting[tid] != 0;
+}
+
+/**
  * xsu_arb_rescheduled() - a thread has rescheduled as it was asked to
  * @arb: the core's arbitration state
  * @tid: the thread, at the end of the reschedule xsu_arb_end() asked for
