@@ -48,7 +48,7 @@ static void usage(FILE *f)
 "                                tables, one weak group per metric as perf 6.12\n"
 "                                makes them (e.g. TopdownL1, Mem)\n"
 "  --metric-expand NAMES         print the event lists perf stat -M NAMES\n"
-"                                parses (sorted ids; --model), run nothing\n"
+"                                parses, in perf's order (--model), run nothing\n"
 "  --metric-table                every metric group of snb, ivb, hsw on both\n"
 "                                siblings, and mixed pairs, under each policy\n"
 "  --corrupting-only             --metric-table: rows with a 0xd0-0xd3 event\n"
