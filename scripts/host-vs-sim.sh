@@ -14,10 +14,12 @@
 #
 # perf's metric groups (perf stat -M GROUP on both siblings, the metrics
 # lines of scenarios.sh) are set beside the simulator's --ht0-metrics GROUP
-# --ht1-metrics GROUP, order random (the host's siblings are not in
-# lockstep), event by event in perf's order; for now as comments only,
-# with the largest difference against the 3 points the metric-group issue
-# asks for.
+# --ht1-metrics GROUP, event by event in perf's order. The host's siblings
+# are not in lockstep, so the prediction is the mean over five sibling
+# orders (fixed, alternate, random:1-3). With the workaround off every
+# event must be within 3 points of it; with it on the ledger must stay
+# empty, and the comparison is reported: the host's arbitration leaves
+# the counters idle somewhat longer than the simulator's (README).
 #
 # Usage: host-vs-sim.sh [RESULTS_DIR]   (default build/results)
 set -uo pipefail
@@ -33,6 +35,7 @@ import re, subprocess, sys
 
 sim, rdir = sys.argv[1], sys.argv[2]
 TOL = 5.0
+ORDERS = ("fixed", "alternate", "random:1", "random:2", "random:3")
 
 def host(boot):
     """The scenarios a boot ran: parameters, fractions, ledger."""
@@ -98,11 +101,20 @@ def simulate(sc, xsu, matcher, series):
                    (["--continue"] if series else []))
 
 def compare(res, p):
-    """Host lines beside the simulator's (same thread, name, occurrence)."""
+    """Host lines beside the simulator's: same thread and name, and where a
+    name recurs (INST_RETIRED.ANY in several groups), the one followed by
+    the same event, since the simulator may list a group elsewhere than
+    perf prints it; then by occurrence."""
+    def keyed(lst):
+        return [(q[0], q[1], lst[i + 1][1] if i + 1 < len(lst) and lst[i + 1][0] == q[0] else None)
+                for i, q in enumerate(lst)]
+    hk, sk = keyed(res), keyed(p)
     worst = 0.0
     used = [False] * len(p)
-    for tid, ev, frac in res:
-        k = next((i for i, q in enumerate(p) if not used[i] and q[0] == tid and q[1] == ev), None)
+    for j, (tid, ev, frac) in enumerate(res):
+        k = next((i for i in range(len(p)) if not used[i] and sk[i] == hk[j]), None)
+        if k is None:
+            k = next((i for i, q in enumerate(p) if not used[i] and q[0] == tid and q[1] == ev), None)
         if k is None:
             print("#   HT%d     %-12s %5.1f%%  (not in the simulation)" % (tid, ev, frac))
             worst = 100.0
@@ -150,17 +162,27 @@ for boot, series in (("hsw-ht", True), ("hsw-ht-6.12", False)):
     groups = host_metrics(boot)
     for g, xsu in sorted(groups, key=lambda k: (k[0], k[1] == "off")):
         gr = groups[(g, xsu)]
-        p, cmd = run_sim(["--ht0-metrics", g, "--ht1-metrics", g, "--ticks", gr["ticks"],
-                          "--order", "random", "--xsu", "series" if xsu == "on" else "off",
-                          "--matcher", "hk", "--continue"])
-        print("# metric group %s, XSU %s, %s kernel; simulator: x86-pmu-sim %s" % (g, xsu, kernel, cmd))
+        runs = []
+        for order in ORDERS:
+            p, cmd = run_sim(["--ht0-metrics", g, "--ht1-metrics", g, "--ticks", gr["ticks"],
+                              "--order", order, "--xsu", "series" if xsu == "on" else "off",
+                              "--matcher", "hk", "--continue"])
+            runs.append(p)
+        if any(len(r) != len(runs[0]) for r in runs):
+            p = []
+        else:
+            p = [(q[0], q[1], sum(r[i][2] for r in runs) / len(runs)) for i, q in enumerate(runs[0])]
+        print("# metric group %s, XSU %s, %s kernel; simulator: x86-pmu-sim %s, mean over --order %s"
+              % (g, xsu, kernel, cmd.replace("--order " + ORDERS[-1], "--order O"), ", ".join(ORDERS)))
         print("#   thread  event        host   simulator")
         worst = compare(gr["res"], p)
-        print("#   emulator ledger over the group's runs: leaked %d, exposed %d ns" % (gr["ledger"] or (-1, -1)))
-        tap(worst <= 3.0, "perf stat -M %s on both siblings, XSU %s: every event within 3 points (largest difference %.1f)"
-            % (g, xsu, worst), False)
-        if xsu == "on":
-            tap(gr["ledger"] == (0, 0), "perf stat -M %s on the %s kernel: nothing leaked, no exposure (ledger %s)"
-                % (g, kernel, gr["ledger"]))
+        led = gr["ledger"] or (-1, -1)
+        print("#   emulator ledger over the group's run: leaked %d, exposed %d ns" % led)
+        on = xsu == "on"
+        tap(worst <= 3.0, "perf stat -M %s on both siblings, XSU %s: every event within 3 points of the simulator (largest difference %.1f)"
+            % (g, xsu, worst), not on)
+        if on:
+            tap(led == (0, 0), "perf stat -M %s on the %s kernel: nothing leaked, no exposure (ledger %s)"
+                % (g, kernel, led))
 print("1..%d" % n)
 PY
