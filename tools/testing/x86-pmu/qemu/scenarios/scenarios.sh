@@ -98,33 +98,46 @@ ledger() {
 		echo "0 0"
 }
 
-# scenario S KNOB LIST0 LIST1 START1 TICKS (the simulator's ticks)
-scenario() {
-	s=$1 knob=$2 l0=$3 l1=$4 start1=$(($5 * SCALE)) ticks=$(($6 * SCALE))
-	if [ "$knob" = 0 ] && [ ! -e $KNOB ]; then
-		echo "scenario $s: skipped, no $KNOB to switch the workaround off"
-		return
+# knob WHAT KNOB: switch the workaround to KNOB (0 or 1) and set $xsu;
+# fails, saying so, where there is no knob to switch it off.
+knob() {
+	if [ "$2" = 0 ] && [ ! -e $KNOB ]; then
+		echo "$1: skipped, no $KNOB to switch the workaround off"
+		return 1
 	fi
-	[ -e $KNOB ] && echo "$knob" > $KNOB
+	[ -e $KNOB ] && echo "$2" > $KNOB
 	xsu=on
-	[ "$knob" = 0 ] && xsu=off
-	set -- $(ledger)
-	leaked0=$1 exposed0=$2
-	echo "== scenario $s: CPU $a: $l0 for $ticks ticks; CPU $b: $l1 from tick $start1 (tick = $MUX_MS ms${orig_knob:+, ht_bug_workaround=$knob})"
-	echo "scenario $s xsu $xsu ticks $ticks start1 $start1 ht0 $l0 ht1 $l1"
-	# Both start together, so that perf's own start-up (long under
-	# emulation) delays both alike; the second counts from its tick on.
-	perf stat --no-big-num -C "$a" -e "$l0" -o /tmp/s0.txt -- sleep "$(secs "$ticks")" &
+	[ "$2" = 0 ] && xsu=off
+	return 0
+}
+
+# both KIND NAME TICKS OPTS0 OPTS1: perf stat with OPTS0 on CPU $a and
+# OPTS1 on CPU $b, started together (perf's own start-up, long under
+# emulation, then delays both alike) for TICKS ticks; prints both outputs,
+# the fraction lines and the ledger line of KIND NAME.
+both() {
+	set -- "$@" $(ledger)
+	perf stat --no-big-num -C "$a" $4 -o /tmp/s0.txt -- sleep "$(secs "$3")" &
 	p0=$!
-	perf stat --no-big-num -C "$b" -e "$l1" -D $((start1 * MUX_MS)) -o /tmp/s1.txt \
-		-- sleep "$(secs "$ticks")"
+	perf stat --no-big-num -C "$b" $5 -o /tmp/s1.txt -- sleep "$(secs "$3")"
 	wait $p0
 	grep -v '^$' /tmp/s0.txt
 	grep -v '^$' /tmp/s1.txt
-	fractions "$s" 0 /tmp/s0.txt
-	fractions "$s" 1 /tmp/s1.txt
-	set -- $(ledger)
-	echo "scenario $s ledger leaked $(($1 - leaked0)) exposed_ns $(($2 - exposed0))"
+	fractions "$2" 0 /tmp/s0.txt "$1"
+	fractions "$2" 1 /tmp/s1.txt "$1"
+	leaked0=$6 exposed0=$7
+	set -- "$1" "$2" $(ledger)
+	echo "$1 $2 ledger leaked $(($3 - leaked0)) exposed_ns $(($4 - exposed0))"
+}
+
+# scenario S KNOB LIST0 LIST1 START1 TICKS (the simulator's ticks); the
+# second list counts from its tick on.
+scenario() {
+	s=$1 l0=$3 l1=$4 start1=$(($5 * SCALE)) ticks=$(($6 * SCALE))
+	knob "scenario $s" "$2" || return
+	echo "== scenario $s: CPU $a: $l0 for $ticks ticks; CPU $b: $l1 from tick $start1 (tick = $MUX_MS ms${orig_knob:+, ht_bug_workaround=$2})"
+	echo "scenario $s xsu $xsu ticks $ticks start1 $start1 ht0 $l0 ht1 $l1"
+	both scenario "$s" "$ticks" "-e $l0" "-e $l1 -D $((start1 * MUX_MS))"
 }
 
 # metrics GROUP [KNOB]: perf stat -M GROUP on both siblings, the workaround
@@ -132,28 +145,10 @@ scenario() {
 # as perf itself advises a metric user: its pinned cycles event would hold
 # fixed counter 1 on each CPU, which the simulator does not model.
 metrics() {
-	g=$1 knob=${2:-1}
-	if [ "$knob" = 0 ] && [ ! -e $KNOB ]; then
-		echo "metric group $g: skipped, no $KNOB to switch the workaround off"
-		return
-	fi
-	[ -e $KNOB ] && echo "$knob" > $KNOB
-	xsu=on
-	[ "$knob" = 0 ] && xsu=off
-	set -- $(ledger)
-	leaked0=$1 exposed0=$2
-	echo "== metric group $g: perf stat -M $g on CPU $a and CPU $b for $METRIC_TICKS ticks (tick = $MUX_MS ms)"
-	echo "metrics $g xsu $xsu ticks $METRIC_TICKS"
-	perf stat --no-big-num -M "$g" -C "$a" -o /tmp/m0.txt -- sleep "$(secs "$METRIC_TICKS")" &
-	p0=$!
-	perf stat --no-big-num -M "$g" -C "$b" -o /tmp/m1.txt -- sleep "$(secs "$METRIC_TICKS")"
-	wait $p0
-	grep -v '^$' /tmp/m0.txt
-	grep -v '^$' /tmp/m1.txt
-	fractions "$g" 0 /tmp/m0.txt metrics
-	fractions "$g" 1 /tmp/m1.txt metrics
-	set -- $(ledger)
-	echo "metrics $g ledger leaked $(($1 - leaked0)) exposed_ns $(($2 - exposed0))"
+	knob "metric group $1" "${2:-1}" || return
+	echo "== metric group $1: perf stat -M $1 on CPU $a and CPU $b for $METRIC_TICKS ticks (tick = $MUX_MS ms)"
+	echo "metrics $1 xsu $xsu ticks $METRIC_TICKS"
+	both metrics "$1" "$METRIC_TICKS" "-M $1" "-M $1"
 }
 
 scenario 1 1 r81d0:u,r08d1:u,r20cc:u r20cc:u,r81d0:u,r08d1:u 30 90
