@@ -10,11 +10,12 @@
  * counter and flips the alternating path it walked. Phases repeat until no
  * free counter can be reached.
  *
- * Most calls never get there: a plain first fit after the warm start (see
- * below) places every event of the usual mixes, and it runs in registers
- * before any state is set up. When it leaves events out, it is a maximum
- * already if it filled every counter the events can reach; otherwise the
- * phases take over from it.
+ * Most calls never get there: one pass over the events, in registers and
+ * before any state is set up, keeps each event on the counter it had (the
+ * warm start, see below) or else gives it the first free counter of its
+ * mask, and that places every event of the usual mixes. When it leaves
+ * events out, it is a maximum already if it filled every counter the
+ * events can reach; otherwise the phases take over from it.
  *
  * The state is indexed by counter and kept small (312 bytes); the
  * depth-first search is iterative with an explicit stack that is part of
@@ -98,11 +99,14 @@ static void match_place(struct x86_match_state *st, int u, int c)
 		st->placed |= BIT_ULL(u);
 }
 
-/* The counter in @mask tried first: fixed and metric ones, then low GP. */
-static int match_first(u64 mask)
+/*
+ * The counter in @mask tried first: fixed and metric ones, then low GP.
+ * Rotating by half the counters and back is flipping that bit.
+ */
+static __always_inline int match_first(u64 mask)
 {
-	return (__ffs64(ror64(mask, FIXED_FIRST)) + FIXED_FIRST) %
-	       X86_MATCH_NR_COUNTERS;
+	BUILD_BUG_ON(FIXED_FIRST * 2 != X86_MATCH_NR_COUNTERS);
+	return __ffs64(ror64(mask, FIXED_FIRST)) ^ FIXED_FIRST;
 }
 
 /*
@@ -210,67 +214,6 @@ static __always_inline void match_take(u64 *avail, int *gp_left, int c)
 	*avail &= ~BIT_ULL(c);
 	if (c < X86_MATCH_NR_GP && !--*gp_left)
 		*avail &= ~GP_MASK;
-}
-
-/*
- * The usual case, nothing paired: keep the counters of @assign that are
- * still legal, then give every other event, in order, the first free
- * counter of its mask, written to @assign at once. Registers only, and the
- * GP budget is checked once at the end: where everything fits within it,
- * as it usually does, that is the whole answer.
- *
- * Returns the events placed, or none when the placement exceeds @gpmax;
- * the events left out keep their @assign entries. Also returns the events
- * the first fit placed: their entries no longer say where they were, which
- * is harmless because they could not stay there anyway. When two events
- * claim the same counter, nothing is placed or written: which one stays is
- * for the rounds to decide.
- */
-/* What match_fast() placed, 0 if it gave up, and which of it by first fit. */
-struct match_fit {
-	u64	placed;
-	u64	filled;
-};
-
-static __always_inline struct match_fit
-match_fast(const u64 *masks, int n, u64 all, int gpmax, int *assign)
-{
-	struct match_fit r = { 0, 0 };
-
-	u64 avail = ~0ULL, events = all, first, todo, free;
-	int u, c;
-
-	/* events: those not kept; first: those the first fit placed. */
-	for (u = 0; u < n; u++) {
-		c = assign[u];
-		if (c < 0 || c >= X86_MATCH_NR_COUNTERS)
-			continue;
-		if (!(masks[u] & avail & BIT_ULL(c))) {
-			if (masks[u] & BIT_ULL(c))
-				return r;
-			continue;
-		}
-		avail &= ~BIT_ULL(c);
-		events &= ~BIT_ULL(u);
-	}
-
-	first = events;
-	for (todo = events; todo; todo &= todo - 1) {
-		u = __ffs64(todo);
-		free = masks[u] & avail;
-		if (!free) {
-			first &= ~BIT_ULL(u);
-			continue;
-		}
-		c = match_first(free);
-		avail &= ~BIT_ULL(c);
-		assign[u] = c;
-	}
-
-	r.filled = first;
-	if (hweight64(~avail & GP_MASK) <= gpmax)
-		r.placed = all & ~(events & ~first);
-	return r;
 }
 
 /*
@@ -482,43 +425,49 @@ static int match_try(struct x86_match_state *st, u64 blocks, int gpmax)
 }
 
 /*
- * Everything but the usual case, in @st: paired events, a first fit that
- * left events out or broke the GP budget, or no @assign to start from.
- * @fit is what match_fast() placed (0 if it did not run or failed) and
- * @filled the events of it that the first fit placed.
+ * Everything but the usual case, in @st, which match_entry() filled in:
+ * paired events, a first fit that left events out, broke the GP budget or
+ * met two events claiming one counter, or no assignment to start from.
+ * st->placed is what the first fit placed (0: start over), st->has_prev
+ * the events whose entry of st->prev is where they were.
  */
-static int match_slow(struct x86_match_state *st, const u64 *masks, int n,
-		      u64 events, u64 paired, int gpmax, int *assign, u64 fit,
-		      u64 filled)
+static noinline int match_slow(struct x86_match_state *st)
 {
-	u64 blocks = 0, in_use = 0, best_blocks, last, s;
-	int best, best_kept, nr_pairs, bound_kept = 0, i;
+	u64 blocks = 0, in_use = 0, best_blocks, last, s, events;
+	int best, best_kept, nr_pairs, bound_kept = 0, i, n = st->n, gpmax;
+	int *assign = st->prev;
 
-	st->masks = masks;
-	st->prev = assign;
-	st->has_prev = assign ? events & ~filled : 0;
-	st->paired = paired;
+	if (WARN_ON_ONCE(n > X86_MATCH_MAX_EVENTS))
+		return n;
+
+	events = n < X86_MATCH_MAX_EVENTS ? BIT_ULL(n) - 1 : ~0ULL;
+	st->events = events;
+	st->paired &= events;
+	st->has_prev &= events;
+	gpmax = clamp(st->gpmax, 0, X86_MATCH_NR_GP);
 	st->singles = 0;
 	st->pairs = 0;
-	st->n = n;
-	st->events = events;
 
-	if (!paired) {
+	if (!st->paired) {
+		u64 fit = st->placed & events;
+
 		st->pair_ok = 0;
 		st->single_ok = ~0ULL;
 		for (i = 0; i < n; i++)
-			st->singles |= masks[i];
+			st->singles |= st->masks[i];
 		st->blocker_ok = st->singles & GP_MASK;
+		st->placed = fit;
 		if (fit) {
 			/* Go on from where the first fit got. */
 			memset(st->on, FREE, sizeof(st->on));
-			st->placed = 0;
 			st->used = 0;
-			for (best = 0; fit; fit &= fit - 1, best++) {
+			for (; fit; fit &= fit - 1) {
 				i = __ffs64(fit);
-				match_place(st, i, assign[i]);
+				st->on[assign[i]] = i;
+				st->used |= BIT_ULL(assign[i]);
 			}
-			st->nr_kept = best - hweight64(filled);
+			best = hweight64(st->placed);
+			st->nr_kept = hweight64(st->placed & st->has_prev);
 		} else {
 			best = match_start(st, gpmax);
 		}
@@ -526,28 +475,28 @@ static int match_slow(struct x86_match_state *st, const u64 *masks, int n,
 		goto out;
 	}
 
-	nr_pairs = hweight64(paired);
+	nr_pairs = hweight64(st->paired);
 	for (i = 0; i < n; i++) {
 		int c = assign ? assign[i] : FREE;
+		u64 m = st->masks[i];
 
-		if (c >= 0 && c < X86_MATCH_NR_COUNTERS &&
-		    (masks[i] & BIT_ULL(c)))
+		if (c >= 0 && c < X86_MATCH_NR_COUNTERS && (m & BIT_ULL(c)))
 			bound_kept++;
-		if (!(paired & BIT_ULL(i))) {
-			st->singles |= masks[i];
+		if (!(st->paired & BIT_ULL(i))) {
+			st->singles |= m;
 			continue;
 		}
-		st->pairs |= masks[i];
-		blocks |= masks[i] & EVEN_GP_MASK;
+		st->pairs |= m;
+		blocks |= m & EVEN_GP_MASK;
 		if (c >= 0 && c < X86_MATCH_NR_GP)
-			in_use |= masks[i] & EVEN_GP_MASK & BIT_ULL(c);
+			in_use |= m & EVEN_GP_MASK & BIT_ULL(c);
 	}
 
 	/*
 	 * The blocks the paired events sit on now first, then every other
 	 * subset of blocks that they could fill, until one places every
 	 * event and keeps every one that has a legal counter. The best round
-	 * places the most events and, of those, moves the fewest->
+	 * places the most events and, of those, moves the fewest.
 	 */
 	best = match_try(st, in_use, gpmax);
 	best_kept = st->kept;
@@ -587,15 +536,99 @@ out:
 	return n - best;
 }
 
-/* The slow path with its state on its own stack. */
-static noinline int match_slow_on_stack(const u64 *masks, int n, u64 events,
-					u64 paired, int gpmax, int *assign,
-					u64 fit, u64 filled)
+/*
+ * One pass over the events, in registers: with @assign, each event keeps
+ * the counter it had if that is still legal and free; otherwise it takes
+ * the first free counter of its mask, written to @assign at once. The
+ * counters taken go out of @avail, the events that found none into
+ * @missed, those placed by first fit into @filled. Returns false, at once,
+ * when an event's legal counter is taken already: by an event that had it
+ * too, or by an earlier one's first fit. Without @assign, a first fit.
+ */
+static __always_inline bool match_pass(const u64 *masks, int n, int *assign,
+				       u64 *avail, u64 *filled, u64 *missed)
 {
-	struct x86_match_state st;
+	u64 m, bit = 1;
+	int u, c;
 
-	return match_slow(&st, masks, n, events, paired, gpmax, assign, fit,
-			  filled);
+	for (u = 0; u < n; u++, bit <<= 1) {
+		m = masks[u];
+		if (assign) {
+			c = assign[u];
+			if ((unsigned int)c < X86_MATCH_NR_COUNTERS &&
+			    (m & BIT_ULL(c))) {
+				if (unlikely(!(*avail & BIT_ULL(c))))
+					return false;
+				*avail ^= BIT_ULL(c);
+				continue;
+			}
+		}
+		m &= *avail;
+		if (unlikely(!m)) {
+			*missed |= bit;
+			continue;
+		}
+		c = match_first(m);
+		*avail ^= BIT_ULL(c);
+		if (assign) {
+			assign[u] = c;
+			*filled |= bit;
+		}
+	}
+	return true;
+}
+
+/*
+ * The usual case: nothing paired, and match_pass() places every event
+ * within the GP budget, which is checked once at the end. As long as no
+ * event took, by first fit, a counter that a later event had and may keep,
+ * the pass is the same as keeping every legal counter first and filling in
+ * after. When one did, or two events claim the same counter, the first
+ * fit's entries go back to -1 (they held no legal counter before) and the
+ * slow path starts over from a warm start.
+ *
+ * Otherwise @st is filled in for match_slow(): what the pass placed (none
+ * if it broke the budget) and which events' entries are still their own.
+ */
+static __always_inline int match_entry(struct x86_match_state *st,
+				       const u64 *masks, int n, u64 paired,
+				       int gpmax, int *assign)
+{
+	u64 avail = ~0ULL, filled = 0, missed = 0, placed = 0;
+	bool ok;
+
+	if (n <= 0)
+		return 0;
+	if (unlikely(n > X86_MATCH_MAX_EVENTS))
+		goto slow;
+	if (paired & (~0ULL >> (X86_MATCH_MAX_EVENTS - n)))
+		goto slow;
+
+	if (assign)
+		ok = match_pass(masks, n, assign, &avail, &filled, &missed);
+	else
+		ok = match_pass(masks, n, NULL, &avail, &filled, &missed);
+	if (unlikely(!ok)) {
+		for (; filled; filled &= filled - 1)
+			assign[__ffs64(filled)] = FREE;
+		goto slow;
+	}
+
+	if ((int)hweight64(~avail & GP_MASK) <= gpmax) {
+		if (likely(!missed))
+			return 0;
+		if (assign)
+			placed = ~missed;
+	}
+slow:
+	st->masks = masks;
+	st->prev = assign;
+	st->has_prev = assign ? ~filled : 0;
+	st->placed = placed;
+	st->paired = paired;
+	st->gpmax = gpmax;
+	st->n = n;
+	return match_slow(st);
 }
 
 /**
@@ -618,8 +651,7 @@ static noinline int match_slow_on_stack(const u64 *masks, int n, u64 events,
  * general-purpose ones, and lower counters before higher ones.
  *
  * Context: Any context. Takes no locks, allocates nothing, does not recurse;
- * its state (struct x86_match_state, 312 bytes) lives on the stack,
- * and only when the first fit did not place everything; see
+ * its state (struct x86_match_state, 312 bytes) is on the stack; see
  * x86_counter_match_in() to keep it elsewhere.
  *
  * Return: the number of events that could not be placed, 0 when all fit.
@@ -627,7 +659,9 @@ static noinline int match_slow_on_stack(const u64 *masks, int n, u64 events,
 int x86_counter_match(const u64 *masks, int n, u64 paired, int gpmax,
 		      int *assign)
 {
-	return x86_counter_match_in(NULL, masks, n, paired, gpmax, assign);
+	struct x86_match_state st;
+
+	return match_entry(&st, masks, n, paired, gpmax, assign);
 }
 EXPORT_SYMBOL_IF_KUNIT(x86_counter_match);
 
@@ -652,27 +686,8 @@ EXPORT_SYMBOL_IF_KUNIT(x86_counter_match);
 int x86_counter_match_in(struct x86_match_state *st, const u64 *masks, int n,
 			 u64 paired, int gpmax, int *assign)
 {
-	struct match_fit fit = { 0, 0 };
-	u64 events;
-
-	if (n <= 0)
-		return 0;
-	if (WARN_ON_ONCE(n > X86_MATCH_MAX_EVENTS))
-		return n;
-
-	events = n < X86_MATCH_MAX_EVENTS ? BIT_ULL(n) - 1 : ~0ULL;
-	paired &= events;
-	gpmax = clamp(gpmax, 0, X86_MATCH_NR_GP);
-
-	if (!paired && assign) {
-		fit = match_fast(masks, n, events, gpmax, assign);
-		if (fit.placed == events)
-			return 0;
-	}
 	if (!st)
-		return match_slow_on_stack(masks, n, events, paired, gpmax,
-					   assign, fit.placed, fit.filled);
-	return match_slow(st, masks, n, events, paired, gpmax, assign,
-			  fit.placed, fit.filled);
+		return x86_counter_match(masks, n, paired, gpmax, assign);
+	return match_entry(st, masks, n, paired, gpmax, assign);
 }
 EXPORT_SYMBOL_IF_KUNIT(x86_counter_match_in);

@@ -29,7 +29,7 @@
  */
 struct x86_match_state {
 	const u64	*masks;
-	const int	*prev;		/* counters the events had, or NULL */
+	int		*prev;		/* counters the events had, or NULL */
 	u64		has_prev;	/* events whose prev[] entry is theirs */
 	u64		paired;
 	u64		single_ok;	/* counters single events may take */
@@ -42,6 +42,7 @@ struct x86_match_state {
 	u64		used;		/* counters holding an event or blocker */
 	u64		layered;	/* counters whose vertex has a layer */
 	int		n;
+	int		gpmax;
 	int		nr_kept;	/* events the round started where they were */
 	int		kept;		/* events the round ends where they were */
 	/* The event on each counter, or none or a blocker (< 0). */
