@@ -63,6 +63,10 @@ static void usage(FILE *f)
 "                                cross-thread exclusion (off,upstream,series)\n"
 "  --order fixed|alternate|random[:SEED]\n"
 "                                which sibling acts first in a tick (fixed)\n"
+"  --rotate1 K                   HT1's list starts K rotations ahead of HT0's\n"
+"                                (modulo its number of groups, which is\n"
+"                                printed): siblings running the same list,\n"
+"                                each at its own group (0)\n"
 "  --continue                    keep adding events past one that does not fit\n"
 "                                (up to 2 x the counters more tries, as a PMU\n"
 "                                with PERF_PMU_CAP_SCHED_CONTINUE)\n"
@@ -324,13 +328,14 @@ int main(int argc, char **argv)
 		{ "metric-expand", 1, NULL, 'X' },
 		{ "metric-table", 0, NULL, 'L' },
 		{ "corrupting-only", 0, NULL, 'O' },
+		{ "rotate1", 1, NULL, 'J' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *model = "hsw", *tree = NULL, *svg = NULL, *masks = NULL;
 	const char *lists[2] = { NULL, NULL }, *rates[2] = { NULL, NULL };
 	const char *matcher = NULL, *xsu = NULL, *expand = NULL;
 	const char *metrics[2] = { NULL, NULL };
-	bool metric_table = false, corrupting_only = false;
+	bool metric_table = false, corrupting_only = false, rotate1 = false;
 	int scenario = 0, fairness = 0, random_run = -1, samples = 0;
 	u64 seed = 1;
 	struct sim_policy pol[MAX_POLICIES];
@@ -392,6 +397,11 @@ int main(int argc, char **argv)
 			}
 			break;
 		case 'c': cfg.cont = true; break;
+		case 'J':
+			if (!parse_int(optarg, 0, 1000000, &cfg.rotate1))
+				return die("--rotate1 takes a number of rotations, not '%s'", optarg);
+			rotate1 = true;
+			break;
 		case 'g': svg = optarg; break;
 		case 'e':
 			if (!parse_int(optarg, 1, 6, &exh))
@@ -581,6 +591,10 @@ int main(int argc, char **argv)
 	       cfg.order == SIM_ORDER_ALTERNATE ? "alternate" : "random",
 	       cfg.cont ? ", continuing past failures" : "",
 	       cfg.pmu.erratum ? "applies" : "does not apply");
+	if (rotate1 && cfg.th[1].n)
+		printf("HT1's list starts %d rotations ahead of HT0's, of %d groups\n",
+		       cfg.rotate1 % sim_groups(&cfg.th[1]),
+		       sim_groups(&cfg.th[1]));
 
 	for (i = 0; i < npol; i++) {
 		if (sim_run(&cfg, &pol[i], &res[i], svg && !i)) {

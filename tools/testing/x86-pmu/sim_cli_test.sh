@@ -39,6 +39,9 @@ result $? "an unknown PMU model is refused, named"
 refused x --ht0 r81d0,r20cc --rates0 1,x
 result $? "bad rates are refused"
 
+refused 2x --ht0 cycles --rotate1 2x
+result $? "a bad --rotate1 is refused"
+
 refused NoSuchGroup --ht0-metrics TopdownL1,NoSuchGroup --ht1 cycles
 result $? "an unknown metric group is refused, named, nothing run"
 refused tma_info_inst_mix_bptkbranch --model snb --ht1-metrics tma_info_inst_mix_bptkbranch
@@ -53,6 +56,19 @@ rc=$?
 [ $rc -eq 0 ] && grep -q "IDQ_UOPS_NOT_DELIVERED.CORE" "$out/metrics.txt" &&
 	grep -q "MEM_LOAD_UOPS_RETIRED.L3_MISS .* C" "$out/metrics.txt"
 result $? "--ht0-metrics TopdownL1 --ht1-metrics Mem runs both, corrupting events marked"
+
+# --rotate1 counts in groups of HT1's list, modulo their number: G of
+# them are no rotation at all, and fewer change the run.
+rot() {
+	"$sim" --tree "$tree" --ht0-metrics CacheHits --ht1-metrics CacheHits \
+		--ticks 120 --matcher hk --xsu series --continue --rotate1 "$1" \
+		> "$out/rotate1.$1.txt"
+}
+rot 0 && groups=$(sed -n "s/^HT1's list starts 0 rotations ahead of HT0's, of \([0-9]*\) groups$/\1/p" \
+	"$out/rotate1.0.txt") && [ -n "$groups" ] && rot "$groups" && rot 3 &&
+	cmp -s "$out/rotate1.0.txt" "$out/rotate1.$groups.txt" &&
+	! cmp -s "$out/rotate1.0.txt" "$out/rotate1.3.txt"
+result $? "--rotate1 G (CacheHits: ${groups:-?} groups) is --rotate1 0, --rotate1 3 is not"
 
 start=$(date +%s%N)
 "$sim" --exhaustive 4 > "$out/exhaustive.txt"

@@ -248,6 +248,27 @@ static int group_size(const struct sim_thread_cfg *cfg, int e)
 	return s;
 }
 
+int sim_groups(const struct sim_thread_cfg *c)
+{
+	int e, n = 0;
+
+	for (e = 0; e < c->n; e += group_size(c, e))
+		n++;
+	return n;
+}
+
+/* perf's rotate_ctx(): the group at @k of @th's list moves to its tail. */
+static void rotate_group(struct sim_thread *th, int k)
+{
+	const struct sim_thread_cfg *cfg = th->cfg;
+	int moved[SIM_MAX_EVENTS], size = group_size(cfg, th->order[k]);
+
+	memcpy(moved, th->order + k, size * sizeof(th->order[0]));
+	memmove(th->order + k, th->order + k + size,
+		(cfg->n - k - size) * sizeof(th->order[0]));
+	memcpy(th->order + cfg->n - size, moved, size * sizeof(th->order[0]));
+}
+
 /* What turn_put() needs: the thread and the window's event numbers. */
 struct turn_release {
 	struct sim_state *s;
@@ -312,16 +333,8 @@ static void thread_turn(struct sim_state *s, int tid, int t, bool resched)
 		return;
 	}
 
-	if (th->rotate && !resched) {
-		int moved[SIM_MAX_EVENTS];
-
-		size = group_size(cfg, th->order[k]);
-		memcpy(moved, th->order + k, size * sizeof(th->order[0]));
-		memmove(th->order + k, th->order + k + size,
-			(cfg->n - k - size) * sizeof(th->order[0]));
-		memcpy(th->order + cfg->n - size, moved,
-		       size * sizeof(th->order[0]));
-	}
+	if (th->rotate && !resched)
+		rotate_group(th, k);
 
 	/* perf's loop; --continue: a PMU with PERF_PMU_CAP_SCHED_CONTINUE */
 	perf_sched_budget_init(&budget, s->cfg->cont ?
@@ -553,6 +566,14 @@ int sim_run(const struct sim_config *cfg, const struct sim_policy *pol,
 			s->th[tid].on[e] = -1;
 			s->th[tid].prev[e] = -1;
 		}
+	}
+
+	/* HT1 starts @rotate1 rotations ahead (group order is cyclic). */
+	if (cfg->th[1].n) {
+		int k = cfg->rotate1 % sim_groups(&cfg->th[1]);
+
+		while (k-- > 0)
+			rotate_group(&s->th[1], 0);
 	}
 
 	if (timeline) {

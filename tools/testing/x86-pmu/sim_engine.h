@@ -55,6 +55,12 @@ struct sim_config {
 	enum sim_order order;
 	u64 seed;
 	bool cont;		/* keep adding past the first failing event */
+	/*
+	 * HT1's list starts @rotate1 rotations ahead of HT0's (modulo its
+	 * number of groups): where two siblings run the same list, which of
+	 * its groups each has at the head at the same moment.
+	 */
+	int rotate1;
 };
 
 #define SIM_ROWS	64	/* counter indexes tracked per event */
@@ -77,6 +83,9 @@ struct sim_result {
 	long thread_ticks;	/* thread-ticks with the thread enabled */
 	struct sim_timeline *tl;	/* if asked for; free with sim_timeline_free() */
 };
+
+/* The number of groups of @c's list: what one rotation moves is one. */
+int sim_groups(const struct sim_thread_cfg *c);
 
 /* Run @cfg under @pol. With @timeline, res->tl records every tick. */
 int sim_run(const struct sim_config *cfg, const struct sim_policy *pol,

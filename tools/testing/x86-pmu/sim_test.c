@@ -422,6 +422,35 @@ static void test_head_corrupting(void)
 }
 
 /*
+ * --rotate1: HT1's list starts that many rotations ahead of HT0's, modulo
+ * its groups. Five events on four counters, one tick, XSU off: HT0 runs
+ * its first four; HT1, one rotation ahead, its last four; five rotations
+ * ahead is no rotation at all.
+ */
+static void test_rotate1(void)
+{
+	static const char *list = "0xf,0xf,0xf,0xf,0xf";
+	char err[128];
+	bool ok;
+	int tid;
+
+	setup("generic", true, 4, 1);
+	for (tid = 0; tid < 2; tid++)
+		cfg.th[tid].n = sim_masks_parse(list, cfg.th[tid].ev,
+						SIM_MAX_EVENTS, err, sizeof(err));
+	cfg.rotate1 = 1;
+	run(SIM_HK, SIM_XSU_OFF);
+	ok = sim_groups(&cfg.th[1]) == 5 &&
+	     res.ev[0][0].running == 1 && res.ev[0][4].running == 0 &&
+	     res.ev[1][0].running == 0 && res.ev[1][4].running == 1;
+	cfg.rotate1 = 5;
+	run(SIM_HK, SIM_XSU_OFF);
+	ok &= res.ev[1][0].running == 1 && res.ev[1][4].running == 0;
+	cfg.rotate1 = 0;
+	tap_result(ok, "--rotate1: HT1's list starts that many groups on, modulo its groups");
+}
+
+/*
  * The XSU guarantee over random two-thread runs: with the series' XSU (and
  * without its limit) no event ever runs beside a corrupting event on the
  * sibling's same counter. The model of 6.12 is only reported: it clears
@@ -529,6 +558,7 @@ int main(int argc, char **argv)
 	test_scenario6();
 	test_continue();
 	test_head_corrupting();
+	test_rotate1();
 	test_random_exposure();
 	test_fairness();
 	return tap_finish();
