@@ -116,7 +116,7 @@ static __always_inline int match_first(u64 mask)
  * counter, so that only shortest augmenting paths are layered. Returns true
  * when such a counter exists.
  */
-static bool match_bfs(struct x86_match_state *st)
+static noinline bool match_bfs(struct x86_match_state *st)
 {
 	u64 frontier = 0, visited = 0, todo, reach;
 	int layer = 0, u;
@@ -155,7 +155,7 @@ static bool match_bfs(struct x86_match_state *st)
  * stay vertex-disjoint. A vertex with no way forward leaves the layering
  * too. The depth never exceeds the number of layers.
  */
-static bool match_augment(struct x86_match_state *st, int root)
+static noinline bool match_augment(struct x86_match_state *st, int root)
 {
 	int depth = 0;
 
@@ -219,15 +219,15 @@ static __always_inline void match_take(u64 *avail, int *gp_left, int c)
 /*
  * Start a round: keep the counters events had that are still legal (the
  * most of them gpmax allows), then give every other event, in order, the
- * first free counter of its mask, never more than @gpmax events on
+ * first free counter of its mask, never more than st->gpmax events on
  * general-purpose counters. match_fast() in the state, for any block
  * reservation. Returns the number of events placed; st->nr_kept gets the
  * number kept, the most any assignment can keep.
  */
-static int match_start(struct x86_match_state *st, int gpmax)
+static int match_start(struct x86_match_state *st)
 {
-	u64 avail = gpmax ? ~0ULL : ~GP_MASK, free, todo;
-	int placed = 0, gp_left = gpmax, u, c;
+	int placed = 0, gp_left = st->gpmax, u, c;
+	u64 avail = gp_left ? ~0ULL : ~GP_MASK, free, todo;
 
 	memset(st->on, FREE, sizeof(st->on));
 	st->placed = 0;
@@ -269,7 +269,7 @@ static int match_start(struct x86_match_state *st, int gpmax)
  * X86_MATCH_NR_COUNTERS + the event the path starts at. Returns false when
  * no free counter can be reached.
  */
-static bool match_cheapest(struct x86_match_state *st)
+static noinline bool match_cheapest(struct x86_match_state *st)
 {
 	u64 reached = 0, todo = 0, adj, free;
 	int u, c, t, w, cost, best;
@@ -342,9 +342,9 @@ static int match_count_kept(const struct x86_match_state *st)
 }
 
 /* Place the blockers; see the top of the file. */
-static bool match_blockers(struct x86_match_state *st, int gpmax)
+static __always_inline bool match_blockers(struct x86_match_state *st)
 {
-	int nr = (int)hweight64(st->blocker_ok) - gpmax;
+	int nr = (int)hweight64(st->blocker_ok) - st->gpmax;
 	u64 free;
 
 	/*
@@ -362,32 +362,14 @@ static bool match_blockers(struct x86_match_state *st, int gpmax)
 }
 
 /*
- * Complete a round that match_start() (or match_fast()) placed @placed
- * events in, keeping st->nr_kept of them where they were, to a maximum
- * matching that moves the fewest events. Hopcroft-Karp finds the maximum;
- * when its paths moved events that some other maximum assignment keeps in
- * place, the round starts again and grows one cheapest path at a time.
- * Returns the number of events placed; st->kept gets the number kept.
+ * Hopcroft-Karp from a round with @placed events placed and the blockers
+ * on, until @bound events are placed or no augmenting path is left.
+ * Returns the number of events placed.
  */
-static int match_finish(struct x86_match_state *st, int placed, int gpmax)
+static noinline int match_phases(struct x86_match_state *st, int placed,
+				 int bound)
 {
-	int bound, target;
-	u64 reach, todo;
-
-	st->kept = st->nr_kept;
-	if (placed == st->n)
-		return placed;
-
-	/*
-	 * No assignment places more events than the counters they can
-	 * reach, at most gpmax of them general-purpose: when the first fit
-	 * got there, it is a maximum already.
-	 */
-	reach = (st->singles & st->single_ok) | (st->pairs & st->pair_ok);
-	bound = hweight64(reach & ~GP_MASK) +
-		min_t(int, hweight64(reach & GP_MASK), gpmax);
-	if (placed >= bound || !match_blockers(st, gpmax))
-		return placed;
+	u64 todo;
 
 	while (placed < bound && match_bfs(st)) {
 		int progress = 0;
@@ -400,13 +382,19 @@ static int match_finish(struct x86_match_state *st, int placed, int gpmax)
 			break;
 		placed += progress;
 	}
+	return placed;
+}
 
-	if (st->kept == st->nr_kept)
-		return placed;
+/*
+ * Start the round again from the warm start and grow it one cheapest
+ * augmenting path at a time to @target events. Returns the number of
+ * events placed; st->kept gets the number kept.
+ */
+static noinline int match_regrow(struct x86_match_state *st, int target)
+{
+	int placed = match_start(st);
 
-	target = placed;
-	placed = match_start(st, gpmax);
-	if (!match_blockers(st, gpmax))
+	if (!match_blockers(st))
 		return placed;
 	while (placed < target && match_cheapest(st))
 		placed++;
@@ -414,66 +402,76 @@ static int match_finish(struct x86_match_state *st, int placed, int gpmax)
 	return placed;
 }
 
+/*
+ * Complete a round that match_start() (or match_entry()) placed @placed
+ * events in, keeping st->nr_kept of them where they were, to a maximum
+ * matching that moves the fewest events. Hopcroft-Karp finds the maximum;
+ * when its paths moved events that some other maximum assignment keeps in
+ * place, the round starts again and grows one cheapest path at a time.
+ * Returns the number of events placed; st->kept gets the number kept.
+ */
+static int match_finish(struct x86_match_state *st, int placed)
+{
+	int bound;
+	u64 reach;
+
+	st->kept = st->nr_kept;
+	if (placed == st->n)
+		return placed;
+
+	/*
+	 * No assignment places more events than the counters they can
+	 * reach, at most gpmax of them general-purpose: when the first fit
+	 * got there, it is a maximum already.
+	 */
+	reach = (st->singles & st->single_ok) | (st->pairs & st->pair_ok);
+	bound = hweight64(reach & ~GP_MASK) +
+		min_t(int, hweight64(reach & GP_MASK), st->gpmax);
+	if (placed >= bound || !match_blockers(st))
+		return placed;
+
+	placed = match_phases(st, placed, bound);
+	if (st->kept == st->nr_kept)
+		return placed;
+	return match_regrow(st, placed);
+}
+
 /* One round with the blocks in @blocks reserved for paired events. */
-static int match_try(struct x86_match_state *st, u64 blocks, int gpmax)
+static int match_try(struct x86_match_state *st, u64 blocks)
 {
 	st->pair_ok = blocks;
 	st->single_ok = ~(blocks | blocks << 1);
 	st->blocker_ok = ((st->singles & st->single_ok) | blocks) & GP_MASK;
 
-	return match_finish(st, match_start(st, gpmax), gpmax);
+	return match_finish(st, match_start(st));
+}
+
+/* Write the round in @st to st->prev, if there is one. */
+static void match_output(const struct x86_match_state *st)
+{
+	int *assign = st->prev, i;
+	u64 used;
+
+	if (!assign)
+		return;
+	for (i = 0; i < st->n; i++)
+		assign[i] = FREE;
+	for (used = st->used; used; used &= used - 1) {
+		i = __ffs64(used);
+		if (st->on[i] >= 0)
+			assign[st->on[i]] = i;
+	}
 }
 
 /*
- * Everything but the usual case, in @st, which match_entry() filled in:
- * paired events, a first fit that left events out, broke the GP budget or
- * met two events claiming one counter, or no assignment to start from.
- * st->placed is what the first fit placed (0: start over), st->has_prev
- * the events whose entry of st->prev is where they were.
+ * Paired events: try the block reservations, see the top of the file, and
+ * leave the best round in @st. Returns the number of events placed.
  */
-static noinline int match_slow(struct x86_match_state *st)
+static noinline int match_pairs(struct x86_match_state *st)
 {
-	u64 blocks = 0, in_use = 0, best_blocks, last, s, events;
-	int best, best_kept, nr_pairs, bound_kept = 0, i, n = st->n, gpmax;
-	int *assign = st->prev;
-
-	if (WARN_ON_ONCE(n > X86_MATCH_MAX_EVENTS))
-		return n;
-
-	events = n < X86_MATCH_MAX_EVENTS ? BIT_ULL(n) - 1 : ~0ULL;
-	st->events = events;
-	st->paired &= events;
-	st->has_prev &= events;
-	gpmax = clamp(st->gpmax, 0, X86_MATCH_NR_GP);
-	st->singles = 0;
-	st->pairs = 0;
-
-	if (!st->paired) {
-		u64 fit = st->placed & events;
-
-		st->pair_ok = 0;
-		st->single_ok = ~0ULL;
-		for (i = 0; i < n; i++)
-			st->singles |= st->masks[i];
-		st->blocker_ok = st->singles & GP_MASK;
-		st->placed = fit;
-		if (fit) {
-			/* Go on from where the first fit got. */
-			memset(st->on, FREE, sizeof(st->on));
-			st->used = 0;
-			for (; fit; fit &= fit - 1) {
-				i = __ffs64(fit);
-				st->on[assign[i]] = i;
-				st->used |= BIT_ULL(assign[i]);
-			}
-			best = hweight64(st->placed);
-			st->nr_kept = hweight64(st->placed & st->has_prev);
-		} else {
-			best = match_start(st, gpmax);
-		}
-		best = match_finish(st, best, gpmax);
-		goto out;
-	}
+	u64 blocks = 0, in_use = 0, best_blocks, last, s;
+	int best, best_kept, nr_pairs, bound_kept = 0, i, n = st->n;
+	const int *assign = st->prev;
 
 	nr_pairs = hweight64(st->paired);
 	for (i = 0; i < n; i++) {
@@ -498,14 +496,14 @@ static noinline int match_slow(struct x86_match_state *st)
 	 * event and keeps every one that has a legal counter. The best round
 	 * places the most events and, of those, moves the fewest.
 	 */
-	best = match_try(st, in_use, gpmax);
+	best = match_try(st, in_use);
 	best_kept = st->kept;
 	best_blocks = in_use;
 	last = in_use;
 	for (s = blocks; best < n || best_kept < bound_kept;
 	     s = (s - 1) & blocks) {
 		if (s != in_use && hweight64(s) <= nr_pairs) {
-			int placed = match_try(st, s, gpmax);
+			int placed = match_try(st, s);
 
 			last = s;
 			if (placed > best ||
@@ -521,18 +519,62 @@ static noinline int match_slow(struct x86_match_state *st)
 
 	/* Rounds are deterministic: redo the best one if need be. */
 	if (assign && last != best_blocks)
-		match_try(st, best_blocks, gpmax);
-out:
-	if (assign) {
-		for (i = 0; i < n; i++)
-			assign[i] = FREE;
-		for (s = st->used; s; s &= s - 1) {
-			i = __ffs64(s);
-			if (st->on[i] >= 0)
-				assign[st->on[i]] = i;
-		}
+		match_try(st, best_blocks);
+	return best;
+}
+
+/*
+ * Everything but the usual case, in @st, which match_entry() filled in:
+ * paired events, a first fit that left events out, broke the GP budget or
+ * met two events claiming one counter, or no assignment to start from.
+ * st->placed is what the first fit placed (0: start over), st->has_prev
+ * the events whose entry of st->prev is where they were.
+ */
+static noinline int match_slow(struct x86_match_state *st)
+{
+	int best, i, n = st->n;
+	u64 events, fit;
+
+	if (WARN_ON_ONCE(n > X86_MATCH_MAX_EVENTS))
+		return n;
+
+	events = n < X86_MATCH_MAX_EVENTS ? BIT_ULL(n) - 1 : ~0ULL;
+	st->events = events;
+	st->paired &= events;
+	st->has_prev &= events;
+	st->gpmax = clamp(st->gpmax, 0, X86_MATCH_NR_GP);
+	st->singles = 0;
+	st->pairs = 0;
+
+	if (st->paired) {
+		best = match_pairs(st);
+		goto out;
 	}
 
+	st->pair_ok = 0;
+	st->single_ok = ~0ULL;
+	for (i = 0; i < n; i++)
+		st->singles |= st->masks[i];
+	st->blocker_ok = st->singles & GP_MASK;
+	fit = st->placed & events;
+	if (fit) {
+		/* Go on from where the first fit got. */
+		memset(st->on, FREE, sizeof(st->on));
+		st->placed = fit;
+		st->used = 0;
+		for (; fit; fit &= fit - 1) {
+			i = __ffs64(fit);
+			st->on[st->prev[i]] = i;
+			st->used |= BIT_ULL(st->prev[i]);
+		}
+		best = hweight64(st->placed);
+		st->nr_kept = hweight64(st->placed & st->has_prev);
+	} else {
+		best = match_start(st);
+	}
+	best = match_finish(st, best);
+out:
+	match_output(st);
 	return n - best;
 }
 
