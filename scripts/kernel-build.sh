@@ -25,11 +25,12 @@ BASE_OUT=$BUILD/kernel-base
 
 # The series' .kunitconfig files.
 KUNITCONFIGS=(arch/x86/events arch/x86/events/intel)
-# Booting with an initramfs, running static test programs and perf.
+# Booting with an initramfs, running static test programs and perf; the
+# scenarios trace the multiplexing timer (timer:hrtimer_expire_entry).
 BOOT_CONFIG=(CONFIG_SMP=y CONFIG_BLK_DEV_INITRD=y CONFIG_DEVTMPFS=y
 	     CONFIG_TMPFS=y CONFIG_PROC_FS=y CONFIG_SYSFS=y CONFIG_DEBUG_FS=y
 	     CONFIG_BINFMT_ELF=y CONFIG_BINFMT_SCRIPT=y CONFIG_HOTPLUG_CPU=y
-	     CONFIG_X86_MSR=y CONFIG_KALLSYMS=y)
+	     CONFIG_X86_MSR=y CONFIG_KALLSYMS=y CONFIG_FTRACE=y)
 # What makes a boot fail loudly on a defect.
 DEBUG_CONFIG=(CONFIG_KASAN=y CONFIG_PROVE_LOCKING=y CONFIG_DEBUG_ATOMIC_SLEEP=y
 	      CONFIG_SOFTLOCKUP_DETECTOR=y CONFIG_HARDLOCKUP_DETECTOR=y

@@ -67,6 +67,11 @@ static void usage(FILE *f)
 "                                (modulo its number of groups, which is\n"
 "                                printed): siblings running the same list,\n"
 "                                each at its own group (0)\n"
+"  --rotations0 DIGITS, --rotations1 DIGITS\n"
+"                                rotations of each thread in each tick, a digit\n"
+"                                per tick (a host's timer expiries): 0 leaves\n"
+"                                its events as they were, 2 is two passes;\n"
+"                                one per tick past the end\n"
 "  --continue                    keep adding events past one that does not fit\n"
 "                                (up to 2 x the counters more tries, as a PMU\n"
 "                                with PERF_PMU_CAP_SCHED_CONTINUE)\n"
@@ -329,6 +334,7 @@ int main(int argc, char **argv)
 		{ "metric-table", 0, NULL, 'L' },
 		{ "corrupting-only", 0, NULL, 'O' },
 		{ "rotate1", 1, NULL, 'J' },
+		{ "rotations0", 1, NULL, 'q' }, { "rotations1", 1, NULL, 'Q' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *model = "hsw", *tree = NULL, *svg = NULL, *masks = NULL;
@@ -397,6 +403,11 @@ int main(int argc, char **argv)
 			}
 			break;
 		case 'c': cfg.cont = true; break;
+		case 'q': case 'Q':
+			if (!*optarg || strspn(optarg, "0123456789") != strlen(optarg))
+				return die("--rotations0/1 take a digit per tick, not '%s'", optarg);
+			cfg.rotations[opt == 'Q'] = optarg;
+			break;
 		case 'J':
 			if (!parse_int(optarg, 0, 1000000, &cfg.rotate1))
 				return die("--rotate1 takes a number of rotations, not '%s'", optarg);

@@ -41,6 +41,8 @@ result $? "bad rates are refused"
 
 refused 2x --ht0 cycles --rotate1 2x
 result $? "a bad --rotate1 is refused"
+refused 1-1 --ht0 cycles --rotations1 1-1
+result $? "bad --rotations1 digits are refused"
 
 refused NoSuchGroup --ht0-metrics TopdownL1,NoSuchGroup --ht1 cycles
 result $? "an unknown metric group is refused, named, nothing run"

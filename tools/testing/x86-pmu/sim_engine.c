@@ -519,11 +519,21 @@ void sim_timeline_free(struct sim_timeline *tl)
 	}
 }
 
+/* How many times thread @tid rotates in tick @t (cfg->rotations). */
+static int rotations(const struct sim_config *cfg, int tid, int t)
+{
+	const char *r = cfg->rotations[tid];
+
+	if (!r || t >= (int)strlen(r))
+		return 1;
+	return r[t] - '0';
+}
+
 int sim_run(const struct sim_config *cfg, const struct sim_policy *pol,
 	    struct sim_result *res, bool timeline)
 {
 	struct sim_state *s = calloc(1, sizeof(*s));
-	int t, tid, e;
+	int t, tid, e, k;
 
 	if (!s)
 		return -1;
@@ -592,10 +602,14 @@ int sim_run(const struct sim_config *cfg, const struct sim_policy *pol,
 		else if (cfg->order == SIM_ORDER_RANDOM)
 			first = rng_next(&s->rng) >> 63;
 		s->glue.now = t;
-		thread_turn(s, first, t, false);
-		kicks(s, t);
-		thread_turn(s, first ^ 1, t, false);
-		kicks(s, t);
+		for (tid = first, k = 0; k < 2; k++, tid ^= 1) {
+			int r = rotations(cfg, tid, t);
+
+			while (r-- > 0) {
+				thread_turn(s, tid, t, false);
+				kicks(s, t);
+			}
+		}
 		account(s, t);
 	}
 

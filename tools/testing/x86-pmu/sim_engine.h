@@ -61,6 +61,13 @@ struct sim_config {
 	 * its groups each has at the head at the same moment.
 	 */
 	int rotate1;
+	/*
+	 * Rotations each thread makes in each tick, a digit per tick (a
+	 * host's timer expiries; NULL or past the end: one per tick). A tick
+	 * without one leaves the thread's events where they were; two are two
+	 * passes, each rotating.
+	 */
+	const char *rotations[2];
 };
 
 #define SIM_ROWS	64	/* counter indexes tracked per event */

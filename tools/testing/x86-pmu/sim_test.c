@@ -451,6 +451,30 @@ static void test_rotate1(void)
 }
 
 /*
+ * --rotations0: a tick without an expiry leaves the list as it was, two
+ * rotate it twice. Five events on four counters, XSU off, 4 ticks: "1021"
+ * runs the lists 0-3, 0-3, 2-4+0, 3-4+0-1, where one turn per tick runs
+ * 0-3, 1-4, 2-4+0, 3-4+0-1.
+ */
+static void test_rotations(void)
+{
+	char err[128];
+	bool ok;
+
+	setup("generic", true, 4, 4);
+	cfg.th[0].n = sim_masks_parse("0xf,0xf,0xf,0xf,0xf", cfg.th[0].ev,
+				      SIM_MAX_EVENTS, err, sizeof(err));
+	run(SIM_HK, SIM_XSU_OFF);
+	ok = res.ev[0][0].running == 3 && res.ev[0][4].running == 3;
+	cfg.rotations[0] = "1021";
+	run(SIM_HK, SIM_XSU_OFF);
+	ok &= res.ev[0][0].running == 4 && res.ev[0][4].running == 2 &&
+	      res.ev[0][1].running == 3;
+	cfg.rotations[0] = NULL;
+	tap_result(ok, "--rotations0: no expiry keeps the list, two rotate it twice");
+}
+
+/*
  * The XSU guarantee over random two-thread runs: with the series' XSU (and
  * without its limit) no event ever runs beside a corrupting event on the
  * sibling's same counter. The model of 6.12 is only reported: it clears
@@ -559,6 +583,7 @@ int main(int argc, char **argv)
 	test_continue();
 	test_head_corrupting();
 	test_rotate1();
+	test_rotations();
 	test_random_exposure();
 	test_fairness();
 	return tap_finish();

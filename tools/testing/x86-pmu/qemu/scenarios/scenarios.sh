@@ -28,6 +28,19 @@
 #   metrics G thread T event E running P
 #   metrics G ledger leaked N exposed_ns T
 #
+# and when each sibling rotated its list. Both run the same list, each
+# rotating it on its own multiplexing hrtimer, but a vCPU that the
+# emulator's round-robin does not run when its timer is due loses the
+# rotations it missed (hrtimer_forward_now()), so the two lists drift out
+# of step, and with the workaround on what one thread can place depends on
+# which groups the other has at the head. From the timer's expiries
+# (tracepoint timer:hrtimer_expire_entry, function
+# perf_mux_hrtimer_handler), per thread T a digit per tick: how many times
+# it rotated in that tick, the first tick starting half a tick before the
+# first expiry (the simulator's --rotations0/1):
+#
+#   metrics G rotations T DIGITS
+#
 # scripts/host-vs-sim.sh compares these lines with the simulator.
 # Scenarios: 1 (XSU on, HT1 joins at tick 30), 2 (the same, workaround
 # off), 5 (four corrupting events on HT0, branches on HT1). Metric groups:
@@ -54,6 +67,7 @@ restore() {
 	echo "$orig_mux" > $MUX
 	[ -n "$orig_knob" ] && echo "$orig_knob" > $KNOB
 	[ -n "$orig_watchdog" ] && echo "$orig_watchdog" > $WATCHDOG
+	[ -e "$TIMER_EVENT/enable" ] && echo 0 > "$TIMER_EVENT/enable"
 }
 trap restore EXIT
 
@@ -140,6 +154,60 @@ scenario() {
 	both scenario "$s" "$ticks" "-e $l0" "-e $l1 -D $((start1 * MUX_MS))"
 }
 
+# rotations_start: trace the expiries of perf's multiplexing hrtimer from
+# now on (nothing where the kernel has no tracing).
+TRACING=/sys/kernel/tracing
+TIMER_EVENT=$TRACING/events/timer/hrtimer_expire_entry
+rotations_start() {
+	[ -e $TRACING/trace ] || mount -t tracefs nodev $TRACING 2>/dev/null
+	[ -e $TIMER_EVENT/enable ] || return 0
+	echo 0 > $TRACING/tracing_on
+	echo 4096 > $TRACING/buffer_size_kb
+	echo > $TRACING/trace
+	echo 1 > $TIMER_EVENT/enable
+	echo 1 > $TRACING/tracing_on
+}
+
+# rotations_report G: the "metrics G rotations T DIGITS" lines of the
+# traced expiries; then the tracing stops.
+rotations_report() {
+	[ -e $TIMER_EVENT/enable ] || return 0
+	echo 0 > $TRACING/tracing_on
+	echo 0 > $TIMER_EVENT/enable
+	awk -v g="$1" -v a="$a" -v b="$b" -v tick="$MUX_MS" '
+		/function=perf_mux_hrtimer_handler / {
+			if (!match($0, /\[[0-9]+\]/))
+				next
+			cpu = substr($0, RSTART + 1, RLENGTH - 2) + 0
+			if ((cpu != a && cpu != b) || !match($0, / [0-9]+\.[0-9]+: /))
+				next
+			t = substr($0, RSTART + 1, RLENGTH - 3) * 1000
+			if (!n || t < first)
+				first = t
+			n++
+			when[n] = t
+			thread[n] = cpu == b
+		}
+		END {
+			if (!n)
+				exit
+			start = first - tick / 2
+			for (i = 1; i <= n; i++) {
+				k = int((when[i] - start) / tick)
+				count[thread[i], k]++
+				if (k > last)
+					last = k
+			}
+			for (t = 0; t < 2; t++) {
+				digits = ""
+				for (k = 0; k <= last; k++)
+					digits = digits (count[t, k] > 9 ? 9 : count[t, k] + 0)
+				printf "metrics %s rotations %d %s\n", g, t, digits
+			}
+		}' $TRACING/trace
+	echo > $TRACING/trace
+}
+
 # metrics GROUP [KNOB]: perf stat -M GROUP on both siblings, the workaround
 # on (KNOB 1, the default) or off (0). The NMI watchdog is off meanwhile,
 # as perf itself advises a metric user: its pinned cycles event would hold
@@ -148,7 +216,9 @@ metrics() {
 	knob "metric group $1" "${2:-1}" || return
 	echo "== metric group $1: perf stat -M $1 on CPU $a and CPU $b for $METRIC_TICKS ticks (tick = $MUX_MS ms)"
 	echo "metrics $1 xsu $xsu ticks $METRIC_TICKS"
+	rotations_start
 	both metrics "$1" "$METRIC_TICKS" "-M $1" "-M $1"
+	rotations_report "$1"
 }
 
 scenario 1 1 r81d0:u,r08d1:u,r20cc:u r20cc:u,r81d0:u,r08d1:u 30 90
