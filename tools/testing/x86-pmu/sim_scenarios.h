@@ -33,6 +33,7 @@ struct sim_metrics {
 	double min_frac;	/* smallest scheduled fraction of any event */
 	double jain;		/* Jain's index over all events' fractions */
 	double reprog;		/* reprogrammings per tick */
+	double kicks;		/* reschedules asked of the sibling, per tick */
 };
 
 void sim_metrics_of(const struct sim_config *cfg,
