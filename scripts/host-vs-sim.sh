@@ -24,11 +24,12 @@
 # fixed and alternate; the prediction is their mean. Without the record (a
 # kernel without tracing) both rotate once a tick. With the workaround off
 # every event must be within 3 points of it. With it on, every corrupting
-# event must be, each thread's counter time (all its fractions summed)
-# within 5% of the simulator's (0.9-2.8% in four runs replayed; 6.3-6.9%
-# off when both rotate in step), and the ledger empty; the other events
-# are reported, not counted: two boots of one kernel differed by up to 5
-# points on one event (README).
+# event must be within 5 points (as the scenarios; they were within 1.2 to
+# 2.6 in six replayed runs), and the ledger empty; reported, not counted,
+# are whether those events are within 3 points, each thread's counter time
+# (all its fractions summed, 0.9-4.7% off replayed, 6.3-6.9% in step) and
+# the other events: two boots of one kernel differed by up to 5 points on
+# one event, so no bound that tight holds from boot to boot (README).
 #
 # Usage: host-vs-sim.sh [RESULTS_DIR]   (default build/results)
 set -uo pipefail
@@ -236,9 +237,11 @@ for boot, series in (("hsw-ht", True), ("hsw-ht-6.12", False)):
             % (g, xsu, worst), not on)
         if on:
             tap(corrupting_worst <= 3.0, "perf stat -M %s on both siblings, XSU on: every corrupting event within 3 points of the simulator (largest difference %.1f)"
-                % (g, corrupting_worst))
+                % (g, corrupting_worst), False)
+            tap(corrupting_worst <= TOL, "perf stat -M %s on both siblings, XSU on: every corrupting event within %.0f points of the simulator (largest difference %.1f)"
+                % (g, TOL, corrupting_worst))
             tap(gap <= 5.0, "perf stat -M %s on both siblings, XSU on: each thread's counter time (its fractions summed) within 5%% of the simulator's (largest difference %.1f%%)"
-                % (g, gap))
+                % (g, gap), False)
             tap(led == (0, 0), "perf stat -M %s on the %s kernel: nothing leaked, no exposure (ledger %s)"
                 % (g, kernel, led))
 print("1..%d" % n)
