@@ -22,7 +22,7 @@
  * it. No recursion and no allocation, so the matcher can run in the
  * context-switch and hrtimer paths with interrupts disabled.
  *
- * Upstream constraints beyond a plain matching are reduced to one:
+ * The x86 constraints beyond a plain matching are reduced to one:
  *
  *  - gpmax, the cap on events placed on general-purpose counters, becomes
  *    "blocker" vertices: with U the general-purpose counters any event can

@@ -65,7 +65,7 @@ static int match(struct kunit *test, const u64 *masks, int n, u64 paired,
 	return left;
 }
 
-/* Upstream's greedy first fit places three of these; four fit. */
+/* A greedy first fit in order of weight places three of these; four fit. */
 static void greedy_counterexample(struct kunit *test)
 {
 	const u64 masks[] = { 0x6, 0x8, 0x9, 0xb };
@@ -226,8 +226,8 @@ static void perf_assign_events_constraints(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, perf_assign_events(c, 4, 3, NULL), 1);
 
 	/* PERF_X86_EVENT_PAIR in the constraint makes the event paired. */
-	cons[0] = (struct event_constraint)
-		__EVENT_CONSTRAINT(0, 0x5, 0, 2, 0, PERF_X86_EVENT_PAIR);
+	cons[0] = (struct event_constraint)EVENT_CONSTRAINT(0, 0x5, 0);
+	cons[0].flags = PERF_X86_EVENT_PAIR;
 	cons[1] = (struct event_constraint)EVENT_CONSTRAINT(0, 0x3, 0);
 	cons[2] = (struct event_constraint)EVENT_CONSTRAINT(0, 0x3, 0);
 	KUNIT_EXPECT_EQ(test, perf_assign_events(c, 3, 4, assign), 0);

@@ -77,7 +77,7 @@ struct xsu_thread {
  * struct xsu_core - XSU state shared by the two threads of a core
  * @lock:       serialises scheduling passes of the two threads
  * @enabled:    dynamic masks are applied (ht_bug_workaround is 1)
- * @corrupting: thread t has corrupting events collected (for gpmax)
+ * @corrupting: thread t has corrupting events collected
  * @thread:     per-thread states
  * @refcnt:     threads attached (CPU hotplug)
  * @core_id:    core the state belongs to, -1 before the first attach
