@@ -524,39 +524,44 @@ static noinline int match_pairs(struct x86_match_state *st)
 }
 
 /*
- * Everything but the usual case, in @st, which match_entry() filled in:
- * paired events, a first fit that left events out, broke the GP budget or
- * met two events claiming one counter, or no assignment to start from.
- * st->placed is what the first fit placed (0: start over), st->has_prev
- * the events whose entry of st->prev is where they were.
+ * What every slow path sets up first. Returns false, with a warning, for
+ * more events than counters could ever hold.
+ */
+static __always_inline bool match_prepare(struct x86_match_state *st)
+{
+	int n = st->n;
+
+	if (WARN_ON_ONCE(n > X86_MATCH_MAX_EVENTS))
+		return false;
+	st->events = n < X86_MATCH_MAX_EVENTS ? BIT_ULL(n) - 1 : ~0ULL;
+	st->has_prev &= st->events;
+	st->gpmax = clamp(st->gpmax, 0, X86_MATCH_NR_GP);
+	st->singles = 0;
+	st->pairs = 0;
+	return true;
+}
+
+/*
+ * Everything but the usual case without paired events, in @st, which
+ * match_entry() filled in: a first fit that left events out, broke the GP
+ * budget or met two events claiming one counter, or no assignment to
+ * start from. st->placed is what the first fit placed (0: start over),
+ * st->has_prev the events whose entry of st->prev is where they were.
  */
 static noinline int match_slow(struct x86_match_state *st)
 {
 	int best, i, n = st->n;
-	u64 events, fit;
+	u64 fit;
 
-	if (WARN_ON_ONCE(n > X86_MATCH_MAX_EVENTS))
+	if (!match_prepare(st))
 		return n;
-
-	events = n < X86_MATCH_MAX_EVENTS ? BIT_ULL(n) - 1 : ~0ULL;
-	st->events = events;
-	st->paired &= events;
-	st->has_prev &= events;
-	st->gpmax = clamp(st->gpmax, 0, X86_MATCH_NR_GP);
-	st->singles = 0;
-	st->pairs = 0;
-
-	if (st->paired) {
-		best = match_pairs(st);
-		goto out;
-	}
 
 	st->pair_ok = 0;
 	st->single_ok = ~0ULL;
 	for (i = 0; i < n; i++)
 		st->singles |= st->masks[i];
 	st->blocker_ok = st->singles & GP_MASK;
-	fit = st->placed & events;
+	fit = st->placed & st->events;
 	if (fit) {
 		/* Go on from where the first fit got. */
 		memset(st->on, FREE, sizeof(st->on));
@@ -573,7 +578,23 @@ static noinline int match_slow(struct x86_match_state *st)
 		best = match_start(st);
 	}
 	best = match_finish(st, best);
-out:
+	match_output(st);
+	return n - best;
+}
+
+/*
+ * The slow path with paired events (st->paired, which match_entry() kept
+ * to the events there are). Apart from match_slow(), so that a caller
+ * that never pairs events (x86_counter_match_count()) does not carry the
+ * block reservations' frame on its stack.
+ */
+static noinline int match_slow_paired(struct x86_match_state *st)
+{
+	int best, n = st->n;
+
+	if (!match_prepare(st))
+		return n;
+	best = match_pairs(st);
 	match_output(st);
 	return n - best;
 }
@@ -643,7 +664,8 @@ static __always_inline int match_entry(struct x86_match_state *st,
 		return 0;
 	if (unlikely(n > X86_MATCH_MAX_EVENTS))
 		goto slow;
-	if (paired & (~0ULL >> (X86_MATCH_MAX_EVENTS - n)))
+	paired &= ~0ULL >> (X86_MATCH_MAX_EVENTS - n);
+	if (paired)
 		goto slow;
 
 	if (assign)
@@ -670,6 +692,8 @@ slow:
 	st->paired = paired;
 	st->gpmax = gpmax;
 	st->n = n;
+	if (paired)
+		return match_slow_paired(st);
 	return match_slow(st);
 }
 
@@ -733,3 +757,25 @@ int x86_counter_match_in(struct x86_match_state *st, const u64 *masks, int n,
 	return match_entry(st, masks, n, paired, gpmax, assign);
 }
 EXPORT_SYMBOL_IF_KUNIT(x86_counter_match_in);
+
+/**
+ * x86_counter_match_count() - how many events could not be placed
+ * @st:     where the matcher keeps its state, as for x86_counter_match_in()
+ * @masks:  as for x86_counter_match()
+ * @n:      as for x86_counter_match()
+ * @gpmax:  as for x86_counter_match()
+ *
+ * x86_counter_match_in() without paired events and without an assignment:
+ * for a caller that only asks whether events fit, on a path whose stack
+ * should not carry the paired events' slow path (see match_slow_paired()).
+ *
+ * Context: Any context; the caller serializes the users of @st.
+ *
+ * Return: the number of events that could not be placed, 0 when all fit.
+ */
+int x86_counter_match_count(struct x86_match_state *st, const u64 *masks,
+			    int n, int gpmax)
+{
+	return match_entry(st, masks, n, 0, gpmax, NULL);
+}
+EXPORT_SYMBOL_IF_KUNIT(x86_counter_match_count);

@@ -57,5 +57,7 @@ int x86_counter_match(const u64 *masks, int n, u64 paired, int gpmax,
 		      int *assign);
 int x86_counter_match_in(struct x86_match_state *st, const u64 *masks, int n,
 			 u64 paired, int gpmax, int *assign);
+int x86_counter_match_count(struct x86_match_state *st, const u64 *masks,
+			    int n, int gpmax);
 
 #endif /* _ARCH_X86_EVENTS_COUNTER_MATCH_H */

@@ -103,7 +103,7 @@ static void arb_hook_end(void *ctx, int tid, u64 unplaced)
 	     (xsu_pass_enabled(p->xc, tid) &&
 	      xsu_arb_pass_corrupting(p->arb, tid))) &&
 	    xsu_arb_end(p->arb, tid, xsu_pass_committed(p->xc, tid) ?
-			0 : unplaced,
+			0 : xsu_arb_unplaced(p->arb, tid, unplaced),
 			xsu_held(p->xc, tid), xsu_held(p->xc, tid ^ 1), p->now,
 			p->hold))
 		p->kick[tid ^ 1] = true;

@@ -227,12 +227,17 @@ static void put(struct sim_state *s, int tid, int e, bool held)
 
 /*
  * The end of x86_pmu_enable() (intel_pmu_enable_all()): the hardware runs
- * the placement, and the series' states narrow to it.
+ * the placement, and the series' states narrow to it. @rotates: a group
+ * of the round did not fit, so perf rotates the thread's list at its next
+ * interval (the series' sibling then asks it for nothing).
  */
-static void settle(struct sim_state *s, int tid)
+static void settle(struct sim_state *s, int tid, bool rotates)
 {
 	if (s->xsu != SIM_XSU_SERIES && s->xsu != SIM_XSU_RESEARCH)
 		return;
+	/* intel_xsu_settle(): the sibling asks a rotating thread nothing */
+	if (s->xsu == SIM_XSU_SERIES)
+		xsu_arb_round(&s->arb, tid, rotates);
 	shim_irqs_off = true;
 	xsu_settle(&s->xc, tid);
 	shim_irqs_off = false;
@@ -329,7 +334,7 @@ static void thread_turn(struct sim_state *s, int tid, int t, bool resched)
 		}
 	}
 	if (!enabled_at(cfg, t) || !cfg->n) {
-		settle(s, tid);
+		settle(s, tid, false);
 		return;
 	}
 
@@ -378,7 +383,7 @@ static void thread_turn(struct sim_state *s, int tid, int t, bool resched)
 		th->on[idx[k]] = cur[k];
 		th->hw[idx[k]] = cur[k];
 	}
-	settle(s, tid);
+	settle(s, tid, th->rotate);
 }
 
 /*

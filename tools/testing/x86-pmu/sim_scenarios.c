@@ -228,48 +228,52 @@ int sim_fairness_run(const char *tree, int nr_random, u64 seed,
 	return 0;
 }
 
+/* Multiplexing intervals in a second at HZ=250's 4 ms default. */
+#define SIM_TICKS_PER_S	250
+
 void sim_fairness_print(const struct sim_fairness *f)
 {
 	int s, p;
 
 	printf("%-34s", "scenario");
 	for (p = 0; p < SIM_FAIR_POLICIES; p++)
-		printf(" | %-32s", sim_policy_name(&sim_fair_policies[p]));
+		printf(" | %-33s", sim_policy_name(&sim_fair_policies[p]));
 	printf("\n%-34s", "");
 	for (p = 0; p < SIM_FAIR_POLICIES; p++)
-		printf(" | %6s %5s %6s %6s %5s", "util", "min", "Jain", "repr",
-		       "kicks");
+		printf(" | %6s %5s %6s %6s %6s", "util", "min", "Jain", "repr",
+		       "kick/s");
 	printf("\n");
 	for (s = 0; s < 5; s++) {
 		printf("%-34.34s", sim_scenarios[s].title);
 		for (p = 0; p < SIM_FAIR_POLICIES; p++) {
 			const struct sim_metrics *m = &f->scenario[s][p];
 
-			printf(" | %6.2f %5.2f %6.3f %6.3f %5.2f", m->util,
-			       m->min_frac, m->jain, m->reprog, m->kicks);
+			printf(" | %6.2f %5.2f %6.3f %6.3f %6.1f", m->util,
+			       m->min_frac, m->jain, m->reprog,
+			       m->kicks * SIM_TICKS_PER_S);
 		}
 		printf("\n");
 	}
 	printf("%-34s", "random mix (averages)");
 	for (p = 0; p < SIM_FAIR_POLICIES; p++)
-		printf(" | %6.2f %5.2f %6.3f %6.3f %5.2f", f->mix_util[p],
+		printf(" | %6.2f %5.2f %6.3f %6.3f %6.1f", f->mix_util[p],
 		       f->mix[p].min_frac, f->mix[p].jain, f->mix[p].reprog,
-		       f->mix[p].kicks);
+		       f->mix[p].kicks * SIM_TICKS_PER_S);
 	printf("\n%-34s", "random runs with a starved event");
 	for (p = 0; p < SIM_FAIR_POLICIES; p++)
-		printf(" | %32d", f->starved[p]);
+		printf(" | %33d", f->starved[p]);
 	printf("\n%-34s", "random runs, minimum below 6.12's");
 	for (p = 0; p < SIM_FAIR_POLICIES; p++)
-		printf(" | %32d", f->below_upstream[p]);
+		printf(" | %33d", f->below_upstream[p]);
 	printf("\n%-34s", "exposed event-ticks, all runs");
 	for (p = 0; p < SIM_FAIR_POLICIES; p++)
-		printf(" | %32ld", f->exposed[p]);
+		printf(" | %33ld", f->exposed[p]);
 	printf("\n\nutil: GP counters in use per thread-tick; min: smallest scheduled\n"
 	       "fraction of any event (0: starvation); Jain: Jain's fairness index\n"
 	       "over all events' scheduled fractions; repr: reprogrammings per tick;\n"
-	       "kicks: reschedules one thread made the other make (an irq_work on\n"
-	       "its CPU), per tick: per second, times the ticks in a second (33 at\n"
-	       "a 30 ms multiplexing interval, 250 at the 4 ms default of HZ=250).\n"
+	       "kick/s: reschedules one thread made the other make (an irq_work on\n"
+	       "its CPU) per second, a tick being one multiplexing interval at the\n"
+	       "4 ms default of HZ=250 (at a 30 ms interval: 33/250 of that).\n"
 	       "Random mix: %d seeded two-thread runs, 1-10 events per thread from\n"
 	       "the HSW tables, 0-4 of them corrupting, 100 ticks; util is over all\n"
 	       "thread-ticks of the mix, the others are averages of the runs.\n",

@@ -290,18 +290,22 @@ static void test_scenario4(void)
  * c0/c1), rotating: 50% each, and HT1 always finds c2: 100%.
  *
  * series (fair budgets), fixed order: at tick 1 HT1 fails with demand 1,
- * HT0 (budget 3, holding 4) is kicked, keeps 3 and fails on the fourth,
- * then tells HT1 to retry: branches gets c3 from tick 1 on (100%). HT0
- * runs 3 of 4 from tick 1, the one left out rotating from the last: out
- * at ticks 1,5,..,97 (e3), 2,..,98 (e0), 3,..,99 (e1), 4,..,96 (e2):
- * 75, 75, 76, 75 of 100. In the other orders HT1 still runs from tick 1
- * and HT0 still has 4 + 99 x 3 = 301 event-ticks.
+ * HT0 (budget 3, holding 4, its last round placed everything) is kicked,
+ * keeps 3 and fails on the fourth. It would tell HT1 to retry, but HT1's
+ * round left its event out: perf rotates HT1 at its next interval anyway,
+ * so it is not asked (xsu_arb_round()), and branches gets c3 from tick 2
+ * on: 98 of its 99 ticks. HT0 runs 3 of 4 from tick 1, the one left out
+ * rotating from the last: out at ticks 1,5,..,97 (e3), 2,..,98 (e0),
+ * 3,..,99 (e1), 4,..,96 (e2): 75, 75, 76, 75 of 100. In the other orders
+ * HT1 misses at most its first tick and HT0 still has 4 + 99 x 3 = 301
+ * event-ticks.
  */
 static void test_scenario5(void)
 {
 	static const double one[4] = { 1, 1, 1, 1 }, half[4] = { .5, .5, .5, .5 };
 	static const double fair[4] = { .75, .75, .76, .75 };
 	static const double zero[1] = { 0 }, full[1] = { 1 };
+	static const double unasked[1] = { 98.0 / 99 };
 	bool ok = true;
 	int o, e;
 
@@ -326,7 +330,7 @@ static void test_scenario5(void)
 
 	cfg.order = SIM_ORDER_FIXED;
 	run(SIM_HK, SIM_XSU_SERIES);
-	ok = fracs_are(0, fair) && fracs_are(1, full);
+	ok = fracs_are(0, fair) && fracs_are(1, unasked);
 	for (o = SIM_ORDER_ALTERNATE; o <= SIM_ORDER_RANDOM; o++) {
 		long sum = 0;
 
@@ -334,9 +338,13 @@ static void test_scenario5(void)
 		run(SIM_HK, SIM_XSU_SERIES);
 		for (e = 0; e < 4; e++)
 			sum += res.ev[0][e].running;
-		ok &= fracs_are(1, full) && sum == 301;
+		if (frac(1, 0) < unasked[0] - 1e-9) {
+			tap_diag("  order %d: HT1 branches %.4f", o, frac(1, 0));
+			ok = false;
+		}
+		ok &= sum == 301;
 	}
-	tap_result(ok, "scenario 5, XSU series: HT0 75/75/76/75%, HT1 100% in every order");
+	tap_result(ok, "scenario 5, XSU series: HT0 75/75/76/75%, HT1 all but its first tick in every order");
 }
 
 /*
@@ -552,7 +560,12 @@ static void test_fairness(void)
 			 m[SERIES].min_frac, m[UP].util, m[RESEARCH].util,
 			 m[SERIES].util);
 		starve |= m[SERIES].min_frac == 0;
-		below |= m[SERIES].min_frac < m[UP].min_frac - 1e-9;
+		/*
+		 * A thread that rotates on its own is not kicked: it gives
+		 * counters back, or retries, up to one interval later, which
+		 * is a tick of the scenarios' 100.
+		 */
+		below |= m[SERIES].min_frac < m[UP].min_frac - 0.01 - 1e-9;
 	}
 	tap_diag("random mix: util 6.12 %.3f, research %.3f, series %.3f; starved runs %d %d %d; Jain %.3f %.3f %.3f",
 		 f.mix_util[UP], f.mix_util[RESEARCH], f.mix_util[SERIES],
@@ -561,7 +574,7 @@ static void test_fairness(void)
 	tap_result(!starve && !f.starved[SERIES],
 		   "fair budgets: no starved event in scenarios 1-5 nor in 1000 random runs");
 	tap_result(!below && f.mix[SERIES].min_frac >= f.mix[UP].min_frac,
-		   "fair budgets: smallest fraction >= 6.12's in scenarios 1-5 and on the mix");
+		   "fair budgets: smallest fraction >= 6.12's (less one tick in scenarios 1-5) and on the mix");
 	tap_result(f.mix_util[SERIES] > f.mix_util[UP],
 		   "fair budgets: more GP counters in use than 6.12 on the random mix");
 	tap_result(!f.exposed[SERIES] && !f.exposed[RESEARCH],

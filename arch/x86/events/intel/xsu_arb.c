@@ -50,7 +50,9 @@
  *
  *  - The thread holding more than its budget, or a counter its waiting
  *    sibling is tied to, may not reschedule on its own (nothing
- *    multiplexes if its events fit): xsu_arb_end() tells the caller to
+ *    multiplexes if its events fit; a thread whose last round left a
+ *    flexible group out does, at its next multiplexing interval, and is
+ *    never asked, see xsu_arb_round()): xsu_arb_end() tells the caller to
  *    make it reschedule, once until it has (xsu_arb_rescheduled()). The
  *    demand stands until then even past its deadline: making another CPU
  *    reschedule takes an interrupt there, which may come late (a virtual
@@ -126,8 +128,10 @@ EXPORT_SYMBOL_IF_KUNIT(xsu_arb_note);
  * xsu_arb_end() - a scheduling pass ends on @tid
  * @arb:          the core's arbitration state
  * @tid:          the scheduling thread
- * @unplaced:     the events of the pass it could not place (bit per event
- *                index), 0 when it placed every event
+ * @unplaced:     the events of the pass that XSU kept out (bit per event
+ *                index), as xsu_arb_unplaced() gives them: 0 when the pass
+ *                placed every event or its events do not fit even on their
+ *                static masks
  * @held:         counters the thread holds (X or S), before this pass
  * @sibling_held: counters the sibling holds (X or S)
  * @now:          the current time
@@ -140,7 +144,8 @@ EXPORT_SYMBOL_IF_KUNIT(xsu_arb_note);
  * Return: true when the sibling must be made to reschedule: it holds
  * more than its budget or a counter the waiting event is tied to (once,
  * until its next pass), or it waits itself while this thread has stopped
- * within its budget (once per clock tick, or again after giving up more).
+ * within its budget (once per clock tick, or again after giving up more);
+ * never while the sibling rotates its events on its own (xsu_arb_round()).
  */
 bool xsu_arb_end(struct xsu_arb *arb, int tid, u64 unplaced, u64 held,
 		 u64 sibling_held, unsigned long now, unsigned long hold)
@@ -151,11 +156,6 @@ bool xsu_arb_end(struct xsu_arb *arb, int tid, u64 unplaced, u64 held,
 	if (n < X86_MATCH_MAX_EVENTS)
 		unplaced &= BIT_ULL(n) - 1;
 	if (!unplaced)
-		return false;
-
-	/* Too many events for the counters: multiplexing, not XSU. */
-	if (x86_counter_match_in(&arb->match[tid], arb->mask[tid], n, 0,
-				 arb->nr_gp, NULL))
 		return false;
 
 	for (i = 0; i < n; i++) {
@@ -171,6 +171,10 @@ bool xsu_arb_end(struct xsu_arb *arb, int tid, u64 unplaced, u64 held,
 	/* The event it waits for: the first one it could not place. */
 	first = arb->mask[tid][__ffs64(unplaced)] & gp_all;
 	arb->want[tid] = first != gp_all ? first : 0;
+
+	/* A rotating sibling reschedules within an interval, unasked. */
+	if (arb->rotates[sib])
+		return false;
 
 	if (!arb->kicked[sib] &&
 	    (hweight64(sibling_held & gp_all) >
@@ -215,6 +219,7 @@ void xsu_arb_thread_reset(struct xsu_arb *arb, int tid)
 	arb->kicked[tid] = false;
 	arb->retried[tid] = 0;
 	arb->retry_held[tid] = 0;
+	arb->rotates[tid] = false;
 	arb->waits[tid] = false;
 	arb->n[tid] = 0;
 	arb->corrupting[tid] = 0;

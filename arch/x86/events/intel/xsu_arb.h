@@ -29,6 +29,9 @@
  * @retried: the tick after thread t was last asked to retry, 0: never
  * @retry_held: GP counters this thread held when it last asked thread t to
  *           retry (see xsu_arb_end())
+ * @rotates: thread t's last round of passes left a flexible group out:
+ *           perf rotates its events at its next multiplexing interval,
+ *           which reschedules it without being asked (xsu_arb_round())
  * @waits:   thread t's running pass failed for its sibling's states or its
  *           own budget, not for the number of counters: it published a
  *           demand, and its sibling will be made to reschedule or to let it
@@ -37,9 +40,10 @@
  * @mask:    their static counter masks
  * @corrupting: which of them are corrupting events (bit per event)
  * @nr_gp:   general-purpose counters of each thread
- * @match:   the matcher's state for thread t's check in xsu_arb_end(), kept
- *           here rather than on the stack of the scheduling path; only
- *           thread t's CPU uses it, with interrupts disabled
+ * @match:   the matcher's state for thread t's check in
+ *           xsu_arb_unplaced(), kept here rather than on the stack of the
+ *           scheduling path; only thread t's CPU uses it, with interrupts
+ *           disabled
  *
  * Protected by the XSU core lock: used between xsu_begin() and xsu_end().
  */
@@ -50,6 +54,7 @@ struct xsu_arb {
 	bool		kicked[2];
 	unsigned long	retried[2];
 	u8		retry_held[2];
+	bool		rotates[2];
 	bool		waits[2];
 	int		n[2];
 	u64		mask[2][X86_MATCH_MAX_EVENTS];
@@ -163,6 +168,53 @@ static inline bool xsu_arb_waits(const struct xsu_arb *arb, int tid)
 static inline bool xsu_arb_pass_corrupting(const struct xsu_arb *arb, int tid)
 {
 	return arb->corrupting[tid] != 0;
+}
+
+/**
+ * xsu_arb_unplaced() - the events of a failed pass that XSU kept out
+ * @arb:      the core's arbitration state
+ * @tid:      the scheduling thread
+ * @unplaced: the events of the pass it could not place (bit per event
+ *            index), 0 when it placed every event
+ *
+ * When the pass's events do not all fit even on their static masks, there
+ * are too many of them for the counters: they multiplex whatever the
+ * sibling does, and a demand would only hold the sibling back. The check
+ * runs the matcher in the caller's frame rather than under xsu_arb_end(),
+ * and without paired events, to keep it off the scheduling path's deepest
+ * stack.
+ *
+ * Context: between xsu_arb_begin() and xsu_arb_end() on @tid.
+ * Return: @unplaced for xsu_arb_end(), or 0 when the events do not fit.
+ */
+static inline u64 xsu_arb_unplaced(struct xsu_arb *arb, int tid,
+				   u64 unplaced)
+{
+	if (unplaced &&
+	    x86_counter_match_count(&arb->match[tid], arb->mask[tid],
+				    arb->n[tid], arb->nr_gp))
+		return 0;
+	return unplaced;
+}
+
+/**
+ * xsu_arb_round() - a thread's round of scheduling passes went live
+ * @arb:     the core's arbitration state
+ * @tid:     the thread
+ * @rotates: a flexible group of the round found no counters
+ *
+ * perf rotates a context whose flexible group found no counters at the
+ * next multiplexing interval, and the rotation reschedules every event of
+ * the thread: the thread then applies its sibling's demand within an
+ * interval on its own, and retries its own waiting groups. xsu_arb_end()
+ * asks such a thread for nothing: an interrupt on its CPU would only
+ * advance what its rotation does anyway.
+ *
+ * Context: under the XSU core lock, when the round's placement is enabled.
+ */
+static inline void xsu_arb_round(struct xsu_arb *arb, int tid, bool rotates)
+{
+	arb->rotates[tid] = rotates;
 }
 
 /**

@@ -440,7 +440,6 @@ static void arb_budget_table(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, xsu_arb_budget(8, 7), 4);
 }
 
-/* Thread @tid fails a pass over @n events with @masks, on the last one. */
 /*
  * The arbitration state holds the matcher's state for both threads, too
  * big for a test's frame: each test gets one from KUnit, freed after it.
@@ -453,6 +452,10 @@ static struct xsu_arb *arb_new(struct kunit *test)
 	return arb;
 }
 
+/*
+ * Thread @tid fails a pass over @n events with @masks, on the last one,
+ * and ends it as the glue does (intel_stop_scheduling()).
+ */
 static bool arb_fail(struct xsu_arb *arb, int tid, const u64 *masks,
 		     u64 corrupting, int n, u64 held, u64 sib_held,
 		     unsigned long now)
@@ -462,7 +465,8 @@ static bool arb_fail(struct xsu_arb *arb, int tid, const u64 *masks,
 	xsu_arb_begin(arb, tid);
 	for (i = 0; i < n; i++)
 		xsu_arb_note(arb, tid, i, masks[i], corrupting & BIT_ULL(i));
-	return xsu_arb_end(arb, tid, BIT_ULL(n - 1), held, sib_held, now, 5);
+	return xsu_arb_end(arb, tid, xsu_arb_unplaced(arb, tid, BIT_ULL(n - 1)),
+			   held, sib_held, now, 5);
 }
 
 static void arb_demand_and_lapse(struct kunit *test)
@@ -610,6 +614,46 @@ static void arb_retry_bounded(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, arb_fail(arb, 0, four, 0xf, 4, 0x3, 0, 31));
 }
 
+/*
+ * A thread whose last round left a flexible group out rotates within a
+ * multiplexing interval on its own: its sibling publishes its demand but
+ * asks it for nothing, neither to give counters back nor to retry. Once a
+ * round of it fits again, it is asked as before.
+ */
+static void arb_no_kick_for_a_rotating_sibling(struct kunit *test)
+{
+	const u64 two[] = { 0xf, 0xf }, one[] = { 0xf };
+	const u64 four[] = { 0xf, 0xf, 0xf, 0xf };
+	struct xsu_arb *arb = arb_new(test);
+
+	xsu_arb_init(arb, 4);
+	/* HT0 holds all four counters but rotates: HT1 only publishes. */
+	xsu_arb_round(arb, 0, true);
+	KUNIT_EXPECT_FALSE(test, arb_fail(arb, 1, two, 0x3, 2, 0, 0xf, 10));
+	KUNIT_EXPECT_EQ(test, arb->demand[1], 2);
+	KUNIT_EXPECT_FALSE(test, arb->kicked[0]);
+	KUNIT_EXPECT_EQ(test, xsu_arb_gpmax(arb, 0, 4, 10), 2);
+	/* Unasked, the demand lapses at its deadline. */
+	KUNIT_EXPECT_EQ(test, xsu_arb_gpmax(arb, 0, 4, 15), 4);
+
+	/* A round of HT0 that fits: it is asked again. */
+	xsu_arb_round(arb, 0, false);
+	KUNIT_EXPECT_TRUE(test, arb_fail(arb, 1, two, 0x3, 2, 0, 0xf, 20));
+	KUNIT_EXPECT_TRUE(test, arb->kicked[0]);
+	xsu_arb_rescheduled(arb, 0);
+
+	/* No retry for a waiting HT1 that rotates either. */
+	xsu_arb_round(arb, 1, true);
+	KUNIT_EXPECT_FALSE(test, arb_fail(arb, 0, four, 0xf, 4, 0x3, 0, 20));
+	xsu_arb_round(arb, 1, false);
+	KUNIT_EXPECT_TRUE(test, arb_fail(arb, 0, four, 0xf, 4, 0x3, 0, 21));
+
+	/* Going offline forgets that a thread rotated: asked when back. */
+	xsu_arb_round(arb, 0, true);
+	xsu_arb_thread_reset(arb, 0);
+	KUNIT_EXPECT_TRUE(test, arb_fail(arb, 1, one, 0, 1, 0, 0xf, 30));
+}
+
 static struct kunit_case x86_intel_xsu_arb_cases[] = {
 	KUNIT_CASE(arb_budget_table),
 	KUNIT_CASE(arb_demand_and_lapse),
@@ -619,6 +663,7 @@ static struct kunit_case x86_intel_xsu_arb_cases[] = {
 	KUNIT_CASE(arb_want_from_the_failed_event),
 	KUNIT_CASE(arb_both_tied_to_one_counter),
 	KUNIT_CASE(arb_offline_forgets),
+	KUNIT_CASE(arb_no_kick_for_a_rotating_sibling),
 	{}
 };
 
