@@ -464,22 +464,78 @@ static void match_output(const struct x86_match_state *st)
 }
 
 /*
+ * Whether swapping the blocks that start at counters @a and @b maps the
+ * mask of every event onto itself (a paired event only ever looks at the
+ * even counter): then the two blocks are twins, and no round can tell
+ * them apart.
+ */
+static bool match_twins(const struct x86_match_state *st, int a, int b)
+{
+	u64 m, bits;
+	int i;
+
+	for (i = 0; i < st->n; i++) {
+		m = st->masks[i];
+		bits = st->paired & BIT_ULL(i) ? 1 : 3;
+		if (((m >> a) ^ (m >> b)) & bits)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Sort the blocks in @blocks (their even counters) into classes of twins
+ * (match_twins()) that no event had a counter in; a block in @touched, that
+ * one had, is a class of its own. Returns the order: position p of it is
+ * block (counter / 2) in bits 4p..4p+3, the classes one after the other,
+ * high blocks first, starting at the positions set in *@head.
+ */
+static noinline u64 match_classes(const struct x86_match_state *st,
+				  u64 blocks, u64 touched, u32 *head)
+{
+	u64 ord = 0, twins;
+	int p = 0, b, c;
+
+	*head = 0;
+	while (blocks) {
+		b = fls64(blocks) - 1;
+		blocks &= ~BIT_ULL(b);
+		*head |= BIT(p);
+		ord |= (u64)(b / 2) << (4 * p++);
+		if (touched & BIT_ULL(b))
+			continue;
+		for (twins = blocks & ~touched; twins; twins &= ~BIT_ULL(c)) {
+			c = fls64(twins) - 1;
+			if (!match_twins(st, b, c))
+				continue;
+			blocks &= ~BIT_ULL(c);
+			ord |= (u64)(c / 2) << (4 * p++);
+		}
+	}
+	return ord;
+}
+
+/*
  * Paired events: try the block reservations, see the top of the file, and
  * leave the best round in @st. Returns the number of events placed.
  */
 static noinline int match_pairs(struct x86_match_state *st)
 {
-	u64 blocks = 0, in_use = 0, best_blocks, last, s;
-	int best, best_kept, nr_pairs, bound_kept = 0, i, n = st->n;
+	u64 blocks = 0, in_use = 0, touched = 0, best_blocks, last, s, ord;
+	int best, best_kept, nr_pairs, bound_kept = 0, i, p, n = st->n;
 	const int *assign = st->prev;
+	u32 head, sel, all, later;
 
 	nr_pairs = hweight64(st->paired);
 	for (i = 0; i < n; i++) {
 		int c = assign ? assign[i] : FREE;
 		u64 m = st->masks[i];
 
-		if (c >= 0 && c < X86_MATCH_NR_COUNTERS && (m & BIT_ULL(c)))
+		if (c >= 0 && c < X86_MATCH_NR_COUNTERS && (m & BIT_ULL(c))) {
 			bound_kept++;
+			if (c < X86_MATCH_NR_GP)
+				touched |= BIT_ULL(c & ~1);
+		}
 		if (!(st->paired & BIT_ULL(i))) {
 			st->singles |= m;
 			continue;
@@ -491,30 +547,49 @@ static noinline int match_pairs(struct x86_match_state *st)
 	}
 
 	/*
-	 * The blocks the paired events sit on now first, then every other
-	 * subset of blocks that they could fill, until one places every
-	 * event and keeps every one that has a legal counter. The best round
-	 * places the most events and, of those, moves the fewest.
+	 * The blocks the paired events sit on now first, then, until a round
+	 * places every event and keeps every one that has a legal counter,
+	 * one reservation per way of taking a number of blocks from each
+	 * class of twins: which twins a round takes changes neither how many
+	 * events it places nor how many it keeps. The best round places the
+	 * most events and, of those, moves the fewest.
 	 */
 	best = match_try(st, in_use);
 	best_kept = st->kept;
 	best_blocks = in_use;
 	last = in_use;
-	for (s = blocks; best < n || best_kept < bound_kept;
-	     s = (s - 1) & blocks) {
-		if (s != in_use && hweight64(s) <= nr_pairs) {
-			int placed = match_try(st, s);
+	ord = match_classes(st, blocks, touched, &head);
+	all = BIT(hweight64(blocks)) - 1;
+	for (sel = all; best < n || best_kept < bound_kept;) {
+		if (hweight32(sel) <= nr_pairs) {
+			s = 0;
+			for (later = sel; later; later &= later - 1) {
+				p = __ffs64(later);
+				s |= BIT_ULL(2 * (ord >> (4 * p) & 0xf));
+			}
+			if (s != in_use) {
+				int placed = match_try(st, s);
 
-			last = s;
-			if (placed > best ||
-			    (placed == best && st->kept > best_kept)) {
-				best = placed;
-				best_kept = st->kept;
-				best_blocks = s;
+				last = s;
+				if (placed > best ||
+				    (placed == best && st->kept > best_kept)) {
+					best = placed;
+					best_kept = st->kept;
+					best_blocks = s;
+				}
 			}
 		}
-		if (!s)
+		if (!sel)
 			break;
+		/*
+		 * The next reservation: one block fewer from the last class
+		 * that has one, all the blocks of every class after it.
+		 */
+		p = fls64(sel) - 1;
+		sel &= ~BIT(p);
+		later = head & ~(BIT(p + 1) - 1);
+		if (later)
+			sel |= all & ~((later & -later) - 1);
 	}
 
 	/* Rounds are deterministic: redo the best one if need be. */
