@@ -9,7 +9,9 @@
  * keep trying: after the first failure it may attempt pmu->sched_continue
  * more hardware groups, which bounds the cost of a pass. Software groups
  * always go on and never count. Pinned groups keep the old rule (a budget
- * of 0), as does every PMU without the capability.
+ * of 0), as does every PMU without the capability. Past a failure, a
+ * group that the PMU says has no room (pmu->sched_no_room()) is not tried
+ * and uses no try, as an exclusive group that may not go on.
  *
  * The state lives on the stack of one scheduling pass; the helpers are
  * pure so that the user-space harness (tools/testing/x86-pmu) can test the

@@ -9,6 +9,7 @@
 #ifndef _ARCH_X86_EVENTS_COUNTER_MATCH_H
 #define _ARCH_X86_EVENTS_COUNTER_MATCH_H
 
+#include <linux/bitops.h>
 #include <linux/types.h>
 
 /* Bits 0..31 of a mask are general-purpose counters, 32..63 are not. */
@@ -59,5 +60,60 @@ int x86_counter_match_in(struct x86_match_state *st, const u64 *masks, int n,
 			 u64 paired, int gpmax, int *assign);
 int x86_counter_match_count(struct x86_match_state *st, const u64 *masks,
 			    int n, int gpmax);
+
+/**
+ * x86_counter_gp_held() - no general-purpose counter can be freed
+ * @masks:  for each event on the PMU, the counters it may use
+ * @assign: for each event, the counter it holds (-1: none)
+ * @n:      number of events
+ * @gp:     the PMU's general-purpose counters
+ * @all:    all its counters, @gp included
+ *
+ * For a scheduling pass that already failed a group: can a group with an
+ * event that needs a general-purpose counter still fit? Not when every GP
+ * counter is held and none of the events holding one can move off it: an
+ * event can leave a counter for a free one outside @gp, or for one held by
+ * an event that can leave in turn (an alternating path, found here by
+ * growing the set of non-GP counters that can be freed). A necessary
+ * condition only: true means such a group cannot fit; false means it
+ * might.
+ *
+ * Return: true when every GP counter is held for good.
+ */
+static inline bool x86_counter_gp_held(const u64 *masks, const int *assign,
+				       int n, u64 gp, u64 all)
+{
+	u64 used = 0, freeable;
+	bool grew;
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (assign[i] >= 0 && assign[i] < X86_MATCH_NR_COUNTERS)
+			used |= BIT_ULL(assign[i]);
+	if (gp & ~used)
+		return false;
+
+	freeable = all & ~gp & ~used;
+	do {
+		grew = false;
+		for (i = 0; i < n; i++) {
+			u64 c;
+
+			if (assign[i] < 0 || assign[i] >= X86_MATCH_NR_COUNTERS)
+				continue;
+			c = BIT_ULL(assign[i]);
+			if ((c & gp) || (c & freeable) || !(masks[i] & freeable))
+				continue;
+			freeable |= c;
+			grew = true;
+		}
+	} while (grew);
+
+	for (i = 0; i < n; i++)
+		if (assign[i] >= 0 && assign[i] < X86_MATCH_NR_COUNTERS &&
+		    (BIT_ULL(assign[i]) & gp) && (masks[i] & freeable))
+			return false;
+	return true;
+}
 
 #endif /* _ARCH_X86_EVENTS_COUNTER_MATCH_H */

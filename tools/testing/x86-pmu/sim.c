@@ -74,7 +74,11 @@ static void usage(FILE *f)
 "                                one per tick past the end\n"
 "  --continue                    keep adding events past one that does not fit\n"
 "                                (up to 2 x the counters more tries, as a PMU\n"
-"                                with PERF_PMU_CAP_SCHED_CONTINUE)\n"
+"                                with PERF_PMU_CAP_SCHED_CONTINUE), except\n"
+"                                those the PMU has no room for (every counter\n"
+"                                held, or every GP one for good and the group\n"
+"                                needs one: sched_no_room())\n"
+"  --no-early-exit               with --continue: try those too\n"
 "  --svg FILE                    timeline of the first policy as SVG\n"
 "  --exhaustive N                all tuples of non-empty masks of N events on\n"
 "                                N GP counters: where one matcher places more\n"
@@ -194,6 +198,9 @@ static void print_stats(const struct sim_config *cfg,
 	       res->reprogrammings,
 	       res->thread_ticks ? (double)res->gp_used / res->thread_ticks : 0,
 	       res->passes, res->kicks);
+	printf("passes after a failed group: %.2f per round (%ld in %ld rounds)\n",
+	       res->rounds ? (double)res->past_failure / res->rounds : 0,
+	       res->past_failure, res->rounds);
 }
 
 /*
@@ -325,6 +332,7 @@ int main(int argc, char **argv)
 		{ "ticks", 1, NULL, 't' }, { "matcher", 1, NULL, 'M' },
 		{ "xsu", 1, NULL, 'x' }, { "order", 1, NULL, 'o' },
 		{ "continue", 0, NULL, 'c' }, { "svg", 1, NULL, 'g' },
+		{ "no-early-exit", 0, NULL, 'N' },
 		{ "exhaustive", 1, NULL, 'e' }, { "help", 0, NULL, 'h' },
 		{ "scenario", 1, NULL, 'Z' }, { "fairness", 1, NULL, 'F' },
 		{ "seed", 1, NULL, 'E' }, { "random", 1, NULL, 'I' },
@@ -403,6 +411,7 @@ int main(int argc, char **argv)
 			}
 			break;
 		case 'c': cfg.cont = true; break;
+		case 'N': cfg.no_full = true; break;
 		case 'q': case 'Q':
 			if (!*optarg || strspn(optarg, "0123456789") != strlen(optarg))
 				return die("--rotations0/1 take a digit per tick, not '%s'", optarg);

@@ -295,6 +295,33 @@ static void turn_put(void *ctx, int i)
 }
 
 /*
+ * x86_pmu_sched_no_room(): past a failure, the group of @size events at
+ * list position @k cannot fit: every counter is held by the @n events the
+ * last committed pass placed (@pe's masks, counters in @cur), or the group
+ * has an event that needs a GP counter and none can be freed
+ * (x86_counter_gp_held(), the kernel's own helper).
+ */
+static bool group_no_room(const struct sim_state *s,
+			  const struct sim_thread *th, int k, int size,
+			  const struct pass_events *pe, const int *cur, int n)
+{
+	u64 gp = GENMASK_ULL(s->cfg->pmu.nr_gp - 1, 0), all = gp, used = 0;
+	bool needs_gp = false;
+	int m;
+
+	if (s->cfg->pmu.nr_fixed)
+		all |= GENMASK_ULL(s->cfg->pmu.nr_fixed - 1, 0) << SIM_FIXED_BASE;
+	for (m = 0; m < n; m++)
+		if (cur[m] >= 0)
+			used |= BIT_ULL(cur[m]);
+	if ((used & all) == all)
+		return true;
+	for (m = 0; m < size; m++)
+		needs_gp |= !(th->cfg->ev[th->order[k + m]].mask & ~gp);
+	return needs_gp && x86_counter_gp_held(pe->mask, cur, n, gp, all);
+}
+
+/*
  * One thread's round at tick @t: everything out, rotate (unless this is
  * a reschedule asked for by the sibling: perf_pmu_resched() does not
  * rotate), add back.
@@ -353,6 +380,13 @@ static void thread_turn(struct sim_state *s, int tid, int t, bool resched)
 			all = false;
 			break;
 		}
+		/* merge_sched_in(): no room for it, not tried, no try used */
+		if (budget.failed && s->cfg->cont && !s->cfg->no_full &&
+		    group_no_room(s, th, k, size, &pe, cur, pe.n)) {
+			perf_sched_budget_skipped(&budget);
+			all = false;
+			continue;
+		}
 		/* a group goes in as one transaction (group_sched_in()) */
 		for (m = 0; m < size; m++) {
 			e = th->order[k + m];
@@ -364,6 +398,7 @@ static void thread_turn(struct sim_state *s, int tid, int t, bool resched)
 		}
 
 		s->res->passes++;
+		s->res->past_failure += budget.failed;
 		pe.n0 = pe.n - size;
 		rel.s = s;
 		rel.tid = tid;
@@ -376,6 +411,7 @@ static void thread_turn(struct sim_state *s, int tid, int t, bool resched)
 		pe.n -= size;
 		all = false;
 	}
+	s->res->rounds++;
 	th->rotate = !all;
 
 	/* x86_pmu_enable(): the last committed placement goes live. */

@@ -55,6 +55,7 @@ struct sim_config {
 	enum sim_order order;
 	u64 seed;
 	bool cont;		/* keep adding past the first failing event */
+	bool no_full;		/* with cont: also past a full PMU (no early exit) */
 	/*
 	 * HT1's list starts @rotate1 rotations ahead of HT0's (modulo its
 	 * number of groups): where two siblings run the same list, which of
@@ -85,6 +86,8 @@ struct sim_result {
 	struct sim_event_stats ev[2][SIM_MAX_EVENTS];
 	long reprogrammings;	/* events moved between counters, all ticks */
 	long passes;		/* scheduling passes run */
+	long rounds;		/* thread turns that scheduled groups */
+	long past_failure;	/* passes run after a group of the round failed */
 	long kicks;		/* reschedules one thread asked of the other */
 	long gp_used;		/* sum over thread-ticks of GP counters in use */
 	long thread_ticks;	/* thread-ticks with the thread enabled */
