@@ -6,12 +6,14 @@
  * added all-or-nothing through x86_counter_match() as the x86 PMU
  * transaction does. Covers the bound, all-or-nothing groups, software
  * groups, exclusive groups, pinned groups and a PMU without the
- * capability.
+ * capability; and x86_counter_gp_held(), the x86 PMU's test of whether a
+ * group has room past a failure, exhaustively against Hall's formula.
  */
 #include <string.h>
 
 #include "../../../arch/x86/events/counter_match.h"
 #include "../../../kernel/events/sched_budget.h"
+#include "oracle.h"
 #include "tap.h"
 
 struct group {
@@ -83,6 +85,69 @@ static bool on_are(const struct pass_result *r, const char *want)
 
 #define ONE(m)	{ .n = 1, .mask = { m } }
 
+/*
+ * x86_counter_gp_held(), the x86 PMU's "no room" test past a failure,
+ * against Hall's formula (oracle.c, no matching code): on a PMU with two
+ * GP counters (0, 1) and two fixed ones (32, 33), for every list of 1-4
+ * events with non-empty masks and every legal placement of them, it must
+ * say "held" exactly when one more event that may use any GP counter
+ * cannot be added (the events and it do not all fit), so it never keeps
+ * a group off that could fit, and it misses no case of that shape.
+ */
+static void gp_held_exhaustive(void)
+{
+	static const u64 ctr[4] = { 0x1, 0x2, 1ULL << 32, 1ULL << 33 };
+	const u64 gp = 0x3, all = 0x3 | 3ULL << 32;
+	long states = 0, held = 0, wrong = 0;
+	int n, i;
+
+	for (n = 1; n <= 4; n++) {
+		int code, total = 1;
+
+		for (i = 0; i < n; i++)
+			total *= 15;
+		for (code = 0; code < total; code++) {
+			u64 masks[5];
+			int c = code, a, nas = 1;
+
+			for (i = 0; i < n; i++, c /= 15) {
+				int bits = c % 15 + 1, b;
+
+				masks[i] = 0;
+				for (b = 0; b < 4; b++)
+					if (bits >> b & 1)
+						masks[i] |= ctr[b];
+			}
+			for (i = 0; i < n; i++)
+				nas *= 4;
+			/* every placement: event i on counter (a >> 2i) & 3 */
+			for (a = 0; a < nas; a++) {
+				int assign[4], used = 0, k;
+				bool ok = true, h, fits;
+
+				for (i = 0; i < n && ok; i++) {
+					k = a >> (2 * i) & 3;
+					ok = (masks[i] & ctr[k]) && !(used >> k & 1);
+					used |= 1 << k;
+					assign[i] = __builtin_ctzll(ctr[k]);
+				}
+				if (!ok)
+					continue;
+				states++;
+				h = x86_counter_gp_held(masks, assign, n, gp, all);
+				masks[n] = gp;
+				fits = oracle_hall(masks, n + 1) == n + 1;
+				held += h;
+				wrong += h == fits;
+			}
+		}
+	}
+	tap_diag("%ld placements of 1-4 events on 2 GP + 2 fixed counters: %ld held, %ld disagree with Hall's formula",
+		 states, held, wrong);
+	tap_result(states && held && !wrong,
+		   "x86_counter_gp_held(): held exactly when no event can join on a GP counter");
+}
+
 int main(void)
 {
 	/* c0-c2 taken, then a group needing c0, then one that fits on c3 */
@@ -149,5 +214,6 @@ int main(void)
 	sched_in(excl_first, 3, 8, &r);
 	tap_result(on_are(&r, "101"),
 		   "an exclusive group on: no other hardware group, software ones still");
+	gp_held_exhaustive();
 	return tap_finish();
 }
