@@ -35,9 +35,26 @@
  *    even counter and the odd one above it. For a given set S of such blocks
  *    reserved for paired events, the problem is again a plain matching: a
  *    block is one vertex that only paired events (and blockers) may take,
- *    and single events lose both of its counters. Every subset S of the
- *    blocks the paired events could use is tried, the one that is in use
- *    already first; x86 PMUs with paired events have three blocks.
+ *    and single events lose both of its counters. Choosing S is not a
+ *    bipartite matching: it contains maximum matching in general graphs
+ *    (edge uv a block, one counter of it u's and one v's; a vertex of
+ *    degree d, d - 1 single events on its counters; k paired events that
+ *    may take any block: all fit when the graph has k disjoint edges).
+ *    So rounds try reservations, the blocks paired events are on first,
+ *    but not every subset: match_classes() sorts the blocks into classes
+ *    and a round takes the first k blocks of each, for every k. Blocks are
+ *    twins when swapping them maps every event's mask onto itself; twins
+ *    no event was on are interchangeable. A class of twins is uniform when
+ *    the single events that can use it have one mask, the paired ones
+ *    too, and none of its blocks held both kinds: then taking blocks in
+ *    the order "a paired event was there, nothing was, one single was,
+ *    two were" is as good as any choice (swap two blocks' contents, then
+ *    events of one mask, and no event kept is lost). Other blocks that
+ *    events were on are classes of their own. The rounds are the product
+ *    of (class size + 1): AMD's masks (paired events on every even counter
+ *    or on counter 0 only, singles on every counter or on counter 0 only)
+ *    make at most two classes, 2 * 16 rounds on 16 blocks where every
+ *    subset was 65536; arbitrary masks can still need every subset.
  *
  * Every event that changes counters is reprogrammed, so among the maximum
  * assignments the one returned moves the fewest events off the counters
@@ -65,6 +82,11 @@
 /* What a counter holds: an event's index, or one of these. */
 #define FREE		(-1)
 #define BLOCKER		(-2)
+
+/* A round's score in match_pairs(): events placed, then events kept. */
+#define PAIRS_SCORE	(2 * X86_MATCH_MAX_EVENTS)
+/* No block reservation: match_rounds_next() has none left. */
+#define NO_ROUND	(~0ULL)
 
 /* Rotating a mask by this visits fixed and metric counters before GP ones. */
 #define FIXED_FIRST	(X86_MATCH_NR_COUNTERS - X86_MATCH_NR_GP)
@@ -466,8 +488,7 @@ static void match_output(const struct x86_match_state *st)
 /*
  * Whether swapping the blocks that start at counters @a and @b maps the
  * mask of every event onto itself (a paired event only ever looks at the
- * even counter): then the two blocks are twins, and no round can tell
- * them apart.
+ * even counter): then the two blocks are twins.
  */
 static bool match_twins(const struct x86_match_state *st, int a, int b)
 {
@@ -484,31 +505,103 @@ static bool match_twins(const struct x86_match_state *st, int a, int b)
 }
 
 /*
- * Sort the blocks in @blocks (their even counters) into classes of twins
- * (match_twins()) that no event had a counter in; a block in @touched, that
- * one had, is a class of its own. Returns the order: position p of it is
- * block (counter / 2) in bits 4p..4p+3, the classes one after the other,
- * high blocks first, starting at the positions set in *@head.
+ * Whether the class of twin blocks @cls (their even counters) is uniform:
+ * the single events that can use a counter of it all have one mask, the
+ * paired events that can use one of its blocks all have one mask, and no
+ * block of it is both where a paired event was and where a single was
+ * (@pair_prev, @single_prev: the counters events were on, legally).
  */
-static noinline u64 match_classes(const struct x86_match_state *st,
-				  u64 blocks, u64 touched, u32 *head)
+static bool match_uniform(const struct x86_match_state *st, u64 cls,
+			  u64 pair_prev, u64 single_prev)
 {
-	u64 ord = 0, twins;
-	int p = 0, b, c;
+	u64 m, sm = 0, pm = 0;
+	int i;
 
+	if (pair_prev & cls & (single_prev | single_prev >> 1))
+		return false;
+	for (i = 0; i < st->n; i++) {
+		m = st->masks[i];
+		if (st->paired & BIT_ULL(i)) {
+			if (!(m & cls))
+				continue;
+			if (pm && m != pm)
+				return false;
+			pm = m;
+		} else {
+			if (!(m & (cls | cls << 1)))
+				continue;
+			if (sm && m != sm)
+				return false;
+			sm = m;
+		}
+	}
+	return true;
+}
+
+/* Where in a uniform class the block at counter @c goes; see above. */
+static int match_rank(int c, u64 pair_prev, u64 single_prev)
+{
+	if (pair_prev & BIT_ULL(c))
+		return 0;
+	return 1 + hweight64(single_prev & (3ULL << c));
+}
+
+/*
+ * Sort the blocks in @blocks (their even counters) into classes whose
+ * blocks may stand in for one another in a reservation, and order each
+ * class so that reserving its first k blocks is as good as reserving any
+ * k of them; see the top of the file. Returns the order: position p is
+ * block (counter / 2) in bits 4p..4p+3, the classes one after the other,
+ * starting at the positions set in *@head.
+ */
+static u64 match_classes(const struct x86_match_state *st, u64 blocks,
+			 u64 pair_prev, u64 single_prev, u32 *head)
+{
+	u64 ord = 0, cls, left, touched;
+	int p = 0, b, c, r;
+
+	touched = (pair_prev | single_prev | single_prev >> 1) & EVEN_GP_MASK;
 	*head = 0;
 	while (blocks) {
 		b = fls64(blocks) - 1;
-		blocks &= ~BIT_ULL(b);
-		*head |= BIT(p);
-		ord |= (u64)(b / 2) << (4 * p++);
-		if (touched & BIT_ULL(b))
+		cls = BIT_ULL(b);
+		for (left = blocks & ~cls; left; left &= ~BIT_ULL(c)) {
+			c = fls64(left) - 1;
+			if (match_twins(st, b, c))
+				cls |= BIT_ULL(c);
+		}
+		blocks &= ~cls;
+
+		/*
+		 * A uniform class is one: where paired events were, then
+		 * the blocks no event was in, then those with one single's
+		 * counter, then two; high blocks first.
+		 */
+		if (match_uniform(st, cls, pair_prev, single_prev)) {
+			*head |= BIT(p);
+			for (r = 0; r < 4; r++) {
+				for (left = cls; left; left &= ~BIT_ULL(c)) {
+					c = fls64(left) - 1;
+					if (match_rank(c, pair_prev,
+						       single_prev) != r)
+						continue;
+					ord |= (u64)(c / 2) << (4 * p++);
+				}
+			}
 			continue;
-		for (twins = blocks & ~touched; twins; twins &= ~BIT_ULL(c)) {
-			c = fls64(twins) - 1;
-			if (!match_twins(st, b, c))
-				continue;
-			blocks &= ~BIT_ULL(c);
+		}
+
+		/* Otherwise the blocks no event was in are a class... */
+		if (cls & ~touched)
+			*head |= BIT(p);
+		for (left = cls & ~touched; left; left &= ~BIT_ULL(c)) {
+			c = fls64(left) - 1;
+			ord |= (u64)(c / 2) << (4 * p++);
+		}
+		/* ... and every other block one of its own. */
+		for (left = cls & touched; left; left &= ~BIT_ULL(c)) {
+			c = fls64(left) - 1;
+			*head |= BIT(p);
 			ord |= (u64)(c / 2) << (4 * p++);
 		}
 	}
@@ -516,86 +609,123 @@ static noinline u64 match_classes(const struct x86_match_state *st,
 }
 
 /*
- * Paired events: try the block reservations, see the top of the file, and
- * leave the best round in @st. Returns the number of events placed.
+ * Where match_pairs() is in its rounds, in 16 bytes: the classes of
+ * blocks, as match_classes() ordered them (@ord), and the first position
+ * of each (@head); the number of positions (@nr_pos); the positions taken
+ * in the next round (@sel, a first few of every class), or @done; the
+ * number of paired events; the best score a round can have (@target:
+ * every event placed, every one with a legal counter kept).
  */
-static noinline int match_pairs(struct x86_match_state *st)
+struct match_rounds {
+	u64	ord;
+	u64	head:16, sel:16, nr_pos:5, nr_pairs:7, target:14, done:1;
+};
+
+/*
+ * Set the rounds of paired events up in @r: the unions of the masks in
+ * @st, the classes of blocks. Returns the blocks of the first round, those
+ * paired events are on now.
+ */
+static noinline u64 match_rounds_start(struct x86_match_state *st,
+				       struct match_rounds *r)
 {
-	u64 blocks = 0, in_use = 0, touched = 0, best_blocks, last, s, ord;
-	int best, best_kept, nr_pairs, bound_kept = 0, i, p, n = st->n;
-	const int *assign = st->prev;
-	u32 head, sel, all, later;
+	u64 blocks = 0, pair_prev = 0, single_prev = 0, m;
+	int target = st->n * PAIRS_SCORE, i, c;
+	u32 head;
 
-	nr_pairs = hweight64(st->paired);
-	for (i = 0; i < n; i++) {
-		int c = assign ? assign[i] : FREE;
-		u64 m = st->masks[i];
-
-		if (c >= 0 && c < X86_MATCH_NR_COUNTERS && (m & BIT_ULL(c))) {
-			bound_kept++;
-			if (c < X86_MATCH_NR_GP)
-				touched |= BIT_ULL(c & ~1);
-		}
+	for (i = 0; i < st->n; i++) {
+		c = st->prev ? st->prev[i] : FREE;
+		m = st->masks[i];
+		if (c >= 0 && c < X86_MATCH_NR_COUNTERS && (m & BIT_ULL(c)))
+			target++;
+		else
+			c = FREE;
 		if (!(st->paired & BIT_ULL(i))) {
 			st->singles |= m;
+			if (c >= 0 && c < X86_MATCH_NR_GP)
+				single_prev |= BIT_ULL(c);
 			continue;
 		}
 		st->pairs |= m;
+		if (c >= 0)
+			pair_prev |= BIT_ULL(c) & EVEN_GP_MASK;
 		blocks |= m & EVEN_GP_MASK;
-		if (c >= 0 && c < X86_MATCH_NR_GP)
-			in_use |= m & EVEN_GP_MASK & BIT_ULL(c);
 	}
 
-	/*
-	 * The blocks the paired events sit on now first, then, until a round
-	 * places every event and keeps every one that has a legal counter,
-	 * one reservation per way of taking a number of blocks from each
-	 * class of twins: which twins a round takes changes neither how many
-	 * events it places nor how many it keeps. The best round places the
-	 * most events and, of those, moves the fewest.
-	 */
-	best = match_try(st, in_use);
-	best_kept = st->kept;
-	best_blocks = in_use;
-	last = in_use;
-	ord = match_classes(st, blocks, touched, &head);
-	all = BIT(hweight64(blocks)) - 1;
-	for (sel = all; best < n || best_kept < bound_kept;) {
-		if (hweight32(sel) <= nr_pairs) {
-			s = 0;
-			for (later = sel; later; later &= later - 1) {
-				p = __ffs64(later);
-				s |= BIT_ULL(2 * (ord >> (4 * p) & 0xf));
-			}
-			if (s != in_use) {
-				int placed = match_try(st, s);
+	BUILD_BUG_ON(X86_MATCH_NR_GP / 2 > 16 ||
+		     X86_MATCH_MAX_EVENTS * (PAIRS_SCORE + 1) >= 1 << 14);
+	r->ord = match_classes(st, blocks, pair_prev, single_prev, &head);
+	r->head = head;
+	r->nr_pos = hweight64(blocks);
+	r->sel = BIT(r->nr_pos) - 1;
+	r->nr_pairs = hweight64(st->paired);
+	r->target = target;
+	r->done = 0;
+	return pair_prev;
+}
 
-				last = s;
-				if (placed > best ||
-				    (placed == best && st->kept > best_kept)) {
-					best = placed;
-					best_kept = st->kept;
-					best_blocks = s;
-				}
-			}
+/*
+ * The blocks of the next round in @r: the first few blocks of every class,
+ * as many as there are paired events at most, in turn from all of them
+ * down to none, one block fewer from the last class that has one and every
+ * class after it whole. Returns NO_ROUND when there is none left.
+ */
+static noinline u64 match_rounds_next(struct match_rounds *r)
+{
+	u32 sel, later, all = BIT(r->nr_pos) - 1;
+	u64 s;
+	int p;
+
+	while (!r->done) {
+		sel = r->sel;
+		s = 0;
+		for (later = sel; later; later &= later - 1) {
+			p = __ffs64(later);
+			s |= BIT_ULL(2 * (r->ord >> (4 * p) & 0xf));
 		}
-		if (!sel)
-			break;
-		/*
-		 * The next reservation: one block fewer from the last class
-		 * that has one, all the blocks of every class after it.
-		 */
-		p = fls64(sel) - 1;
-		sel &= ~BIT(p);
-		later = head & ~(BIT(p + 1) - 1);
-		if (later)
-			sel |= all & ~((later & -later) - 1);
+		if (!sel) {
+			r->done = 1;
+		} else {
+			p = fls64(sel) - 1;
+			sel &= ~BIT(p);
+			later = r->head & ~(BIT(p + 1) - 1);
+			if (later)
+				sel |= all & ~((later & -later) - 1);
+			r->sel = sel;
+		}
+		if (hweight64(s) <= r->nr_pairs)
+			return s;
 	}
+	return NO_ROUND;
+}
+
+/*
+ * Paired events: try the block reservations, see the top of the file, and
+ * leave the best round in @st. A round's score is the events it places,
+ * then those it keeps. Rounds stop at one that places every event and
+ * keeps every one that has a legal counter; the best places the most
+ * events and, of those, moves the fewest. Returns the number placed.
+ */
+static noinline int match_pairs(struct x86_match_state *st)
+{
+	struct match_rounds r;
+	u64 best_blocks, s;
+	int best = -1, score;
+
+	s = match_rounds_start(st, &r);
+	best_blocks = s;
+	do {
+		score = match_try(st, s) * PAIRS_SCORE + st->kept;
+		if (score > best) {
+			best = score;
+			best_blocks = s;
+		}
+	} while (best < r.target && (s = match_rounds_next(&r)) != NO_ROUND);
 
 	/* Rounds are deterministic: redo the best one if need be. */
-	if (assign && last != best_blocks)
+	if (st->prev && score != best)
 		match_try(st, best_blocks);
-	return best;
+	return best / PAIRS_SCORE;
 }
 
 /*
