@@ -263,6 +263,234 @@ static void test_random(const char *name, bool pairs, int max_n, int runs,
 	tap_result(ok, name);
 }
 
+/*
+ * check_instance() against oracle_brute_keep(), and the fewest moves: the
+ * matcher keeps as many events on their previous counter as the best of
+ * the maximum assignments does (so none moves when all can stay).
+ */
+static bool check_keep(const struct match_instance *in, int *kept_out)
+{
+	int assign[64], best, kept;
+
+	best = oracle_brute_keep(in, &kept);
+	if (kept_out)
+		*kept_out = kept;
+	if (!check_instance(in, best))
+		return false;
+	memcpy(assign, in->prev, sizeof(int) * in->n);
+	x86_counter_match(in->masks, in->n, in->paired, in->gpmax, assign);
+	if (count_kept(in, assign) != kept) {
+		int n = instance_format(in, why, sizeof(why));
+
+		snprintf(why + n, sizeof(why) - n,
+			 ": keeps %d events in place, best %d",
+			 count_kept(in, assign), kept);
+		return false;
+	}
+	return true;
+}
+
+/* A previous counter for an event of mask @m: none, junk, or a legal one. */
+static int random_prev(u64 *rng, u64 m)
+{
+	switch (rng_next(rng) % 4) {
+	case 0:
+		return -1;
+	case 1:
+		return (int)(rng_next(rng) % 8);
+	default:
+		return random_bit(rng, m);
+	}
+}
+
+#define PAIR_MASKS	7	/* non-empty sets of the even counters 0, 2, 4 */
+#define SINGLE_MASKS	63	/* non-empty sets of the GP counters 0-5 */
+
+/* Mask number @k of the small space: singles first, then paired events. */
+static u64 small_mask(int k, bool *paired)
+{
+	*paired = k >= SINGLE_MASKS;
+	if (!*paired)
+		return k + 1;
+	k -= SINGLE_MASKS - 1;
+	return (k & 1) | (k & 2) << 1 | (k & 4) << 2;
+}
+
+/*
+ * 6 GP counters, 3 blocks: every multiset of 1-3 masks (paired or not)
+ * with every gpmax 0-6, and every multiset of 4 masks with at least one
+ * paired event with one gpmax each (in turn); events in a random order,
+ * random previous counters (none, junk or legal). Against the brute force,
+ * count and fewest moves.
+ */
+static void test_pairs_exhaustive(void)
+{
+	const int nr = SINGLE_MASKS + PAIR_MASKS;
+	struct match_instance in;
+	long checked = 0, with_pairs = 0;
+	int idx[4], n, i, j, gp;
+	u64 rng = 11;
+	bool ok = true;
+
+	for (n = 1; n <= 4 && ok; n++) {
+		for (i = 0; i < n; i++)
+			idx[i] = 0;
+		for (;;) {
+			int nr_paired = 0;
+
+			for (i = 0; i < n; i++)
+				nr_paired += idx[i] >= SINGLE_MASKS;
+			if (n < 4 || nr_paired) {
+				in.n = n;
+				in.paired = 0;
+				/* a random order of the multiset */
+				for (i = 0; i < n; i++) {
+					int k = idx[i], t = i ?
+						rng_next(&rng) % (i + 1) : 0;
+					bool pair;
+					u64 m = small_mask(k, &pair);
+
+					in.masks[i] = in.masks[t];
+					in.prev[i] = in.prev[t];
+					in.paired = (in.paired & ~(1ULL << i)) |
+						    (in.paired >> t & 1) << i;
+					in.masks[t] = m;
+					in.prev[t] = random_prev(&rng, m);
+					in.paired = (in.paired & ~(1ULL << t)) |
+						    (u64)pair << t;
+				}
+				for (gp = 0; gp <= 6 && ok; gp++) {
+					in.gpmax = n < 4 ? gp : (int)(checked % 7);
+					ok = check_keep(&in, NULL);
+					checked++;
+					with_pairs += !!in.paired;
+					if (n == 4)
+						break;
+				}
+				if (!ok)
+					break;
+			}
+			/* the next non-decreasing tuple */
+			for (j = n - 1; j >= 0 && idx[j] == nr - 1; j--)
+				;
+			if (j < 0)
+				break;
+			idx[j]++;
+			for (i = j + 1; i < n; i++)
+				idx[i] = idx[j];
+		}
+	}
+	if (!ok)
+		tap_diag("%s", why);
+	tap_diag("%ld instances on 3 blocks, %ld with paired events: count and moves as the brute force's",
+		 checked, with_pairs);
+	tap_result(ok && checked == 803075,
+		   "exhaustive pairs: all mask multisets on 6 GP counters (1-4 events), gpmax, vs brute force, fewest moves");
+}
+
+/*
+ * Many blocks (8-16, up to 32 GP counters), masks shaped like AMD's: paired
+ * events on every even counter or on counter 0 only (BRS), singles on every
+ * GP counter or on counter 0 only, and some random masks; previous counters
+ * from a placement of a neighbouring list (one event more or less, gpmax
+ * changed), or random. Against the brute force, count and fewest moves.
+ */
+static void test_pairs_many_blocks(int runs)
+{
+	struct match_instance in;
+	u64 rng = 5;
+	int r, i, stay = 0, out = 0;
+	bool ok = true;
+
+	for (r = 0; r < runs && ok; r++) {
+		int nr_gp = 2 * (8 + rng_next(&rng) % 9), had = 0;
+		u64 gp = GP(nr_gp), even = gp & 0x5555555555555555ULL;
+		int kept;
+
+			/*
+		 * Every third list crowded: 6-8 events, mostly paired, the
+		 * singles on few counters (so the brute force stays quick).
+		 */
+		bool crowded = r % 3 == 2;
+
+		in.n = crowded ? 6 + rng_next(&rng) % 3 :
+				 2 + rng_next(&rng) % 5;
+		in.paired = 0;
+		for (i = 0; i < in.n; i++) {
+			u64 m;
+
+			switch (rng_next(&rng) % 8) {
+			case 0:
+			case 1:
+				m = even;
+				in.paired |= 1ULL << i;
+				break;
+			case 2:
+				m = rng_next(&rng) % 2 ? 1 :
+				    random_subset(&rng, even);
+				in.paired |= 1ULL << i;
+				break;
+			case 3:
+				m = 1;
+				break;
+			case 4:
+				m = random_subset(&rng, gp);
+				break;
+			default:
+				m = gp;
+				break;
+			}
+			if (crowded && !(in.paired >> i & 1)) {
+				if (rng_next(&rng) % 2) {
+					m = even;
+					in.paired |= 1ULL << i;
+				} else if (m != 1) {
+					m = random_subset(&rng, gp);
+					while (__builtin_popcountll(m) > 2)
+						m &= m - 1;
+				}
+			}
+			in.masks[i] = m;
+			in.prev[i] = -1;
+		}
+		in.gpmax = nr_gp;
+		if (r % 2) {
+			/* a neighbouring list placed before */
+			int last = in.n - 1, save = in.gpmax;
+
+			in.n--;
+			in.gpmax = rng_next(&rng) % 2 ? nr_gp :
+				   (int)(rng_next(&rng) % (nr_gp + 1));
+			x86_counter_match(in.masks, in.n, in.paired, in.gpmax,
+					  in.prev);
+			in.n++;
+			in.gpmax = rng_next(&rng) % 3 ? save :
+				   (int)(rng_next(&rng) % (nr_gp + 1));
+			in.prev[last] = -1;
+			if (rng_next(&rng) % 2) {
+				i = rng_next(&rng) % in.n;
+				in.masks[i] = in.paired >> i & 1 ? even : gp;
+			}
+		} else {
+			for (i = 0; i < in.n; i++)
+				in.prev[i] = random_prev(&rng, in.masks[i]);
+			if (rng_next(&rng) % 2)
+				in.gpmax = rng_next(&rng) % (nr_gp + 1);
+		}
+		ok = check_keep(&in, &kept);
+		out += oracle_brute(&in) < in.n;
+		for (i = 0; i < in.n; i++)
+			had += in.prev[i] >= 0 && in.prev[i] < 64 &&
+			       in.masks[i] >> in.prev[i] & 1;
+		stay += kept == had;
+	}
+	if (!ok)
+		tap_diag("run %d: %s", r, why);
+	tap_diag("%d instances on 8-16 blocks, %d where every event could stay, %d with some left out",
+		 r, stay, out);
+	tap_result(ok, "pairs on 8-16 blocks (AMD-shaped masks), gpmax, vs brute force, fewest moves");
+}
+
 /* A complete legal placement given as the previous one is kept as it is. */
 static void test_warm_start_keeps(void)
 {
@@ -606,6 +834,8 @@ int main(void)
 		    true, 8, 20000, 2, true);
 	test_random("random: up to 16 events vs brute force", false, 16, 2000,
 		    3, false);
+	test_pairs_exhaustive();
+	test_pairs_many_blocks(600);
 	test_warm_start_keeps();
 	test_fewer_moves_than_greedy();
 	test_moves_scenarios();
