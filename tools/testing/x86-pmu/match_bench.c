@@ -13,6 +13,8 @@
  *                            then paired events on 3, 8 and 16 blocks
  *   match_bench --count M N  N calls of each assigner on mix M and nothing
  *                            else, for valgrind --tool=callgrind
+ *   match_bench --count-pairs B N   the same on paired events, B blocks
+ *                            (3, 8 or 16), one event added to a placed list
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -364,6 +366,30 @@ static bool bench_pairs(void)
 	return ok;
 }
 
+/* @calls calls of greedy and the matcher on @blocks blocks of pairs. */
+static int count_pairs(int blocks, long calls)
+{
+	static struct bench_set ps;
+	static int prev[VARIANTS][X86_PMC_IDX_MAX];
+	int assign[X86_PMC_IDX_MAX];
+	enum assigner a;
+	long j;
+
+	if (blocks != 3 && blocks != 8 && blocks != 16) {
+		fprintf(stderr, "usage: match_bench --count-pairs 3|8|16 CALLS\n");
+		return 2;
+	}
+	build_pairs(&ps, blocks, true, prev);
+	for (a = GREEDY; a <= MATCHER; a += MATCHER - GREEDY) {
+		for (j = 0; j < calls; j++) {
+			memcpy(assign, prev[j % VARIANTS], sizeof(int) * ps.n);
+			sink += call(&ps, j % VARIANTS, a, assign);
+		}
+	}
+	printf("%d blocks, %d events, one added\n", blocks, ps.n);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	bool ok = true;
@@ -382,6 +408,8 @@ int main(int argc, char **argv)
 
 	if (argc == 4 && !strcmp(argv[1], "--count"))
 		return count_calls(atoi(argv[2]), atol(argv[3]));
+	if (argc == 4 && !strcmp(argv[1], "--count-pairs"))
+		return count_pairs(atoi(argv[2]), atol(argv[3]));
 	if (argc != 1)
 		return count_calls(-1, 0);
 
