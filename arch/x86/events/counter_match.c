@@ -486,22 +486,39 @@ static void match_output(const struct x86_match_state *st)
 }
 
 /*
- * Whether swapping the blocks that start at counters @a and @b maps the
- * mask of every event onto itself (a paired event only ever looks at the
- * even counter): then the two blocks are twins.
+ * Where match_pairs() is in its rounds, in 16 bytes: the classes of
+ * blocks, as match_classes() ordered them (@ord), and the first position
+ * of each (@head); the number of positions (@nr_pos); the positions taken
+ * in the next round (@sel, a first few of every class), or @done; the
+ * number of paired events; the best score a round can have (@target:
+ * every event placed, every one with a legal counter kept).
  */
-static bool match_twins(const struct x86_match_state *st, int a, int b)
+struct match_rounds {
+	u64	ord;
+	u64	head:16, sel:16, nr_pos:5, nr_pairs:7, target:14, done:1;
+};
+
+/*
+ * The blocks (their even counters) that are twins of the one at counter
+ * @b: swapping the two maps the mask of every event onto itself (a paired
+ * event only ever looks at the even counter). All blocks at once, a bit
+ * per block: for each event, the blocks whose even counter, and for a
+ * single event whose odd counter, is in the mask as @b's is.
+ */
+static u64 match_twins(const struct x86_match_state *st, int b)
 {
-	u64 m, bits;
+	u64 twins = EVEN_GP_MASK, m;
 	int i;
 
 	for (i = 0; i < st->n; i++) {
 		m = st->masks[i];
-		bits = st->paired & BIT_ULL(i) ? 1 : 3;
-		if (((m >> a) ^ (m >> b)) & bits)
-			return false;
+		twins &= m & BIT_ULL(b) ? m : ~m;
+		if (st->paired & BIT_ULL(i))
+			continue;
+		m >>= 1;
+		twins &= m & BIT_ULL(b) ? m : ~m;
 	}
-	return true;
+	return twins;
 }
 
 /*
@@ -550,26 +567,22 @@ static int match_rank(int c, u64 pair_prev, u64 single_prev)
  * Sort the blocks in @blocks (their even counters) into classes whose
  * blocks may stand in for one another in a reservation, and order each
  * class so that reserving its first k blocks is as good as reserving any
- * k of them; see the top of the file. Returns the order: position p is
- * block (counter / 2) in bits 4p..4p+3, the classes one after the other,
- * starting at the positions set in *@head.
+ * k of them; see the top of the file. Position p of r->ord is block
+ * (counter / 2) in bits 4p..4p+3, the classes one after the other,
+ * starting at the positions set in r->head.
  */
-static u64 match_classes(const struct x86_match_state *st, u64 blocks,
-			 u64 pair_prev, u64 single_prev, u32 *head)
+static void match_classes(const struct x86_match_state *st,
+			  struct match_rounds *r, u64 blocks, u64 pair_prev,
+			  u64 single_prev)
 {
-	u64 ord = 0, cls, left, touched;
-	int p = 0, b, c, r;
+	u64 cls, left, touched;
+	int p = 0, c, rank;
 
 	touched = (pair_prev | single_prev | single_prev >> 1) & EVEN_GP_MASK;
-	*head = 0;
+	r->ord = 0;
+	r->head = 0;
 	while (blocks) {
-		b = fls64(blocks) - 1;
-		cls = BIT_ULL(b);
-		for (left = blocks & ~cls; left; left &= ~BIT_ULL(c)) {
-			c = fls64(left) - 1;
-			if (match_twins(st, b, c))
-				cls |= BIT_ULL(c);
-		}
+		cls = blocks & match_twins(st, fls64(blocks) - 1);
 		blocks &= ~cls;
 
 		/*
@@ -578,14 +591,14 @@ static u64 match_classes(const struct x86_match_state *st, u64 blocks,
 		 * counter, then two; high blocks first.
 		 */
 		if (match_uniform(st, cls, pair_prev, single_prev)) {
-			*head |= BIT(p);
-			for (r = 0; r < 4; r++) {
+			r->head |= BIT(p);
+			for (rank = 0; rank < 4; rank++) {
 				for (left = cls; left; left &= ~BIT_ULL(c)) {
 					c = fls64(left) - 1;
 					if (match_rank(c, pair_prev,
-						       single_prev) != r)
+						       single_prev) != rank)
 						continue;
-					ord |= (u64)(c / 2) << (4 * p++);
+					r->ord |= (u64)(c / 2) << (4 * p++);
 				}
 			}
 			continue;
@@ -593,33 +606,19 @@ static u64 match_classes(const struct x86_match_state *st, u64 blocks,
 
 		/* Otherwise the blocks no event was in are a class... */
 		if (cls & ~touched)
-			*head |= BIT(p);
+			r->head |= BIT(p);
 		for (left = cls & ~touched; left; left &= ~BIT_ULL(c)) {
 			c = fls64(left) - 1;
-			ord |= (u64)(c / 2) << (4 * p++);
+			r->ord |= (u64)(c / 2) << (4 * p++);
 		}
 		/* ... and every other block one of its own. */
 		for (left = cls & touched; left; left &= ~BIT_ULL(c)) {
 			c = fls64(left) - 1;
-			*head |= BIT(p);
-			ord |= (u64)(c / 2) << (4 * p++);
+			r->head |= BIT(p);
+			r->ord |= (u64)(c / 2) << (4 * p++);
 		}
 	}
-	return ord;
 }
-
-/*
- * Where match_pairs() is in its rounds, in 16 bytes: the classes of
- * blocks, as match_classes() ordered them (@ord), and the first position
- * of each (@head); the number of positions (@nr_pos); the positions taken
- * in the next round (@sel, a first few of every class), or @done; the
- * number of paired events; the best score a round can have (@target:
- * every event placed, every one with a legal counter kept).
- */
-struct match_rounds {
-	u64	ord;
-	u64	head:16, sel:16, nr_pos:5, nr_pairs:7, target:14, done:1;
-};
 
 /*
  * Set the rounds of paired events up in @r: the unions of the masks in
@@ -631,7 +630,6 @@ static noinline u64 match_rounds_start(struct x86_match_state *st,
 {
 	u64 blocks = 0, pair_prev = 0, single_prev = 0, m;
 	int target = st->n * PAIRS_SCORE, i, c;
-	u32 head;
 
 	for (i = 0; i < st->n; i++) {
 		c = st->prev ? st->prev[i] : FREE;
@@ -654,13 +652,12 @@ static noinline u64 match_rounds_start(struct x86_match_state *st,
 
 	BUILD_BUG_ON(X86_MATCH_NR_GP / 2 > 16 ||
 		     X86_MATCH_MAX_EVENTS * (PAIRS_SCORE + 1) >= 1 << 14);
-	r->ord = match_classes(st, blocks, pair_prev, single_prev, &head);
-	r->head = head;
+	r->target = target;
+	r->nr_pairs = hweight64(st->paired);
 	r->nr_pos = hweight64(blocks);
 	r->sel = BIT(r->nr_pos) - 1;
-	r->nr_pairs = hweight64(st->paired);
-	r->target = target;
 	r->done = 0;
+	match_classes(st, r, blocks, pair_prev, single_prev);
 	return pair_prev;
 }
 
