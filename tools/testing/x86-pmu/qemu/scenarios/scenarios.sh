@@ -21,20 +21,22 @@
 #
 #   scenario S ledger leaked N exposed_ns T
 #
-# Then perf's metric groups as users run them, perf stat -M GROUP on both
-# siblings from the same moment, XSU on, for $METRIC_TICKS ticks:
+# Then perf's metric groups as users run them, XSU on, for $METRIC_TICKS
+# ticks: one perf stat -M GROUP -A on both siblings, which enables the
+# second CPU's list a few ticks after the first (two perf stats started
+# together enabled theirs up to 63 ticks apart under load):
 #
 #   metrics G xsu on ticks T
 #   metrics G thread T event E running P
 #   metrics G ledger leaked N exposed_ns T
 #
 # and when each sibling rotated its list. Both run the same list, each
-# rotating it on its own multiplexing hrtimer, but a vCPU that the
-# emulator's round-robin does not run when its timer is due loses the
-# rotations it missed (hrtimer_forward_now()), so the two lists drift out
-# of step, and with the workaround on what one thread can place depends on
-# which groups the other has at the head. From the timer's expiries
-# (tracepoint timer:hrtimer_expire_entry, function
+# rotating it on its own multiplexing hrtimer; a vCPU that does not run
+# when its timer is due (the emulator's host busy elsewhere) loses the
+# rotations it missed (hrtimer_forward_now()), so the two lists can drift
+# out of step, and with the workaround on what one thread can place
+# depends on which groups the other has at the head. From the timer's
+# expiries (tracepoint timer:hrtimer_expire_entry, function
 # perf_mux_hrtimer_handler), per thread T a digit per tick: how many times
 # it rotated in that tick, the first tick starting half a tick before the
 # first expiry (the simulator's --rotations0/1):
@@ -154,6 +156,29 @@ scenario() {
 	both scenario "$s" "$ticks" "-e $l0" "-e $l1 -D $((start1 * MUX_MS))"
 }
 
+# together KIND NAME TICKS OPTS: one perf stat with OPTS on CPUs $a and $b
+# (-A: a line per CPU and event) for TICKS ticks, so that one process opens
+# and enables both lists; prints its output, the fraction lines of each
+# CPU (thread 0: $a, 1: $b) and the ledger line of KIND NAME.
+together() {
+	set -- "$@" $(ledger)
+	perf stat --no-big-num -C "$a,$b" -A $4 -o /tmp/s.txt -- sleep "$(secs "$3")"
+	grep -v '^$' /tmp/s.txt
+	# "CPUn" starts every line of CPU n, a continuation line too: each
+	# CPU's lines, without it, are one perf stat output as above.
+	for t in 0 1; do
+		cpu=$a
+		[ $t = 1 ] && cpu=$b
+		awk -v c="CPU$cpu" '
+			$1 == c { sub(/^CPU[0-9]+/, ""); print; next }
+			$1 !~ /^CPU[0-9]+$/' /tmp/s.txt > /tmp/s$t.txt
+		fractions "$2" $t /tmp/s$t.txt "$1"
+	done
+	leaked0=$5 exposed0=$6
+	set -- "$1" "$2" $(ledger)
+	echo "$1 $2 ledger leaked $(($3 - leaked0)) exposed_ns $(($4 - exposed0))"
+}
+
 # rotations_start: trace the expiries of perf's multiplexing hrtimer from
 # now on (nothing where the kernel has no tracing).
 TRACING=/sys/kernel/tracing
@@ -217,7 +242,7 @@ metrics() {
 	echo "== metric group $1: perf stat -M $1 on CPU $a and CPU $b for $METRIC_TICKS ticks (tick = $MUX_MS ms)"
 	echo "metrics $1 xsu $xsu ticks $METRIC_TICKS"
 	rotations_start
-	both metrics "$1" "$METRIC_TICKS" "-M $1" "-M $1"
+	together metrics "$1" "$METRIC_TICKS" "-M $1"
 	rotations_report "$1"
 }
 
