@@ -100,6 +100,23 @@ static u64 mask_worst16(int i)
 	return pick(GP(8) | FIXED(0) | FIXED(1) | FIXED(2));
 }
 
+/* Event @i of variant @v: its constraint, mask and weight range. */
+static void set_event(struct bench_set *s, int v, int i, u64 mask, int flags)
+{
+	struct event_constraint *c = &s->cons[v][i];
+
+	memset(c, 0, sizeof(*c));
+	c->idxmsk64 = mask;
+	c->flags = flags;
+	c->weight = __builtin_popcountll(mask);
+	s->c[v][i] = c;
+	s->masks[v][i] = mask;
+	if (c->weight < s->wmin[v])
+		s->wmin[v] = c->weight;
+	if (c->weight > s->wmax[v])
+		s->wmax[v] = c->weight;
+}
+
 static void build(struct bench_set *s, const char *name, int n, int gpmax,
 		  u64 (*shape)(int))
 {
@@ -112,19 +129,8 @@ static void build(struct bench_set *s, const char *name, int n, int gpmax,
 		s->wmin[v] = X86_PMC_IDX_MAX;
 		s->wmax[v] = 0;
 		s->paired[v] = 0;
-		for (i = 0; i < n; i++) {
-			struct event_constraint *c = &s->cons[v][i];
-
-			memset(c, 0, sizeof(*c));
-			c->idxmsk64 = shape(i);
-			c->weight = __builtin_popcountll(c->idxmsk64);
-			s->c[v][i] = c;
-			s->masks[v][i] = c->idxmsk64;
-			if (c->weight < s->wmin[v])
-				s->wmin[v] = c->weight;
-			if (c->weight > s->wmax[v])
-				s->wmax[v] = c->weight;
-		}
+		for (i = 0; i < n; i++)
+			set_event(s, v, i, shape(i), 0);
 	}
 }
 
@@ -271,23 +277,13 @@ static void build_pairs(struct bench_set *s, int blocks, bool warm,
 		s->wmin[v] = X86_PMC_IDX_MAX;
 		s->wmax[v] = 0;
 		for (i = 0; i < s->n; i++) {
-			struct event_constraint *c = &s->cons[v][i];
 			/* the three singles at a random place in the list */
 			int k = (i + v) % s->n;
 
-			memset(c, 0, sizeof(*c));
-			c->idxmsk64 = k == 0 ? 1 : k < 3 ? gp : even;
-			if (k >= 3) {
-				c->flags = PERF_X86_EVENT_PAIR;
+			if (k >= 3)
 				s->paired[v] |= 1ULL << i;
-			}
-			c->weight = __builtin_popcountll(c->idxmsk64);
-			s->c[v][i] = c;
-			s->masks[v][i] = c->idxmsk64;
-			if (c->weight < s->wmin[v])
-				s->wmin[v] = c->weight;
-			if (c->weight > s->wmax[v])
-				s->wmax[v] = c->weight;
+			set_event(s, v, i, k == 0 ? 1 : k < 3 ? gp : even,
+				  k >= 3 ? PERF_X86_EVENT_PAIR : 0);
 			prev[v][i] = -1;
 		}
 		if (warm)
