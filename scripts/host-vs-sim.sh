@@ -25,14 +25,14 @@
 # alternate; the prediction is their mean. Without the record (a kernel
 # without tracing) both rotate once a tick. With the workaround off every
 # event must be within 3 points of it. With it on, every corrupting event
-# must be within 5 points (as the scenarios; 0.2-2.5 in eight boots), and
+# must be within 5 points (as the scenarios; 0.2-2.5 in nine boots), and
 # the ledger empty; reported, not counted, are whether those events are
 # within 3 points, each thread's counter time (all its fractions summed)
 # and the other events: on a quiet host, with the emulator's 1 ms
-# round-robin slice, every event was within 2.5 to 5.7 points and the
-# counter time within 1.7% in five boots; with the host busy, 4.1 to 4.8
-# points and up to 6.8%, so no 3-point bound holds from boot to boot
-# (README).
+# round-robin slice, the largest difference over all events was 1.9 to
+# 5.7 points and the counter time within 1.7% in six boots; with the host
+# busy, 4.1 to 4.8 points and up to 6.8%, so no 3-point bound holds from
+# boot to boot (README).
 #
 # Usage: [SIM=x86-pmu-sim] host-vs-sim.sh [RESULTS_DIR]
 #   (defaults: build/harness/x86-pmu-sim, built if missing; build/results)
