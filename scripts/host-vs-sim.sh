@@ -44,10 +44,15 @@ SIM=${SIM:-$BUILD/harness/x86-pmu-sim}
 [ -x "$SIM" ] || make -s -C "$TOP/tools/testing/x86-pmu" KSRC="$KSRC" O="$BUILD/harness" \
 	"$SIM" > /dev/null || die "cannot build the simulator"
 
-python3 - "$SIM" "$dir" <<'PY'
+# The guest kernel's tick, for intel_xsu_hold() (250 Hz where the build
+# is not there to say).
+hz=$(sed -n 's/^CONFIG_HZ=//p' "$KBUILD/.config" 2>/dev/null)
+
+python3 - "$SIM" "$dir" "${hz:-250}" <<'PY'
 import re, subprocess, sys
 
-sim, rdir = sys.argv[1], sys.argv[2]
+sim, rdir, hz = sys.argv[1], sys.argv[2], int(sys.argv[3])
+JIFFY = 1000 // hz
 TOL = 5.0
 ORDERS = ("fixed", "alternate")
 
@@ -91,6 +96,15 @@ def host_metrics(boot):
         m = re.match(r"# metrics (\S+) rotations ([01]) ([0-9]+)$", l)
         if m and m.group(1) in cur:
             cur[m.group(1)]["rotations"][int(m.group(2))] = m.group(3)
+            continue
+        m = re.match(r"# metrics (\S+) bins ([0-9]+)(?: interval_ms ([0-9]+))?$", l)
+        if m and m.group(1) in cur:
+            cur[m.group(1)]["bins"] = int(m.group(2))
+            cur[m.group(1)]["interval"] = int(m.group(3) or 30)
+            continue
+        m = re.match(r"# metrics (\S+) first ([01]+)$", l)
+        if m and m.group(1) in cur:
+            cur[m.group(1)]["first"] = m.group(2)
             continue
         m = re.match(r"# metrics (\S+) ledger leaked (-?\d+) exposed_ns (-?\d+)$", l)
         if m and m.group(1) in cur:
@@ -189,26 +203,35 @@ for boot, series in (("hsw-ht", True), ("hsw-ht-6.12", False)):
     for g, xsu in sorted(groups, key=lambda k: (k[0], k[1] == "off")):
         gr = groups[(g, xsu)]
         rot = gr["rotations"]
+        B = gr.get("bins", 0)
         replay = []
-        if 0 in rot and 1 in rot and "1" in rot[0] + rot[1]:
-            # Host tick k is the simulator's k + 1. A thread's events were
-            # enabled a tick before its first expiry (the timer starts when
-            # a group first fails): it starts there, with a pass that
-            # schedules its list, rotates as the host did, and stops a
-            # tick after its last expiry (perf stat closes its events
-            # within that interval; each perf stat sleeps as long from
-            # its own start, which under load came up to 2 s apart).
-            nt = max(len(rot[0]), len(rot[1]))
+        if B and 0 in rot and 1 in rot and gr.get("first") and \
+                re.search("[1-9]", rot[0]) and re.search("[1-9]", rot[1]):
+            # The record's bins are the simulator's ticks. A thread's
+            # list was enabled an interval (B bins) before its first
+            # expiry (the timer starts when a group first fails): it
+            # starts there with a pass that schedules it, then rotates
+            # as the host did, in the host's order within a bin. One
+            # perf stat disables both lists together, after the last
+            # expiry of each and within an interval of it: the middle of
+            # that range. A demand lasts two intervals, each rounded up
+            # to jiffies, and a jiffy (intel_xsu_hold()).
+            firsts = [re.search("[1-9]", rot[t]).start() for t in (0, 1)]
+            lasts = [len(rot[t].rstrip("0")) - 1 for t in (0, 1)]
+            end = max(max(lasts) + 1, (max(lasts) + min(lasts) + B) // 2)
             for t in (0, 1):
-                m = re.search("[1-9]", rot[t])
-                first = m.start() if m else len(rot[t])
-                last = max(first, len(rot[t].rstrip("0")) - 1)
-                digits = "0" * first + "1" + rot[t][first:]
-                replay += ["--start%d" % t, str(first), "--dur%d" % t, str(last - first + 2),
-                           "--rotations%d" % t, digits]
-            replay += ["--ticks", str(nt + 1)]
+                en = max(0, firsts[t] - B)
+                digits = list(rot[t][:end].ljust(end, "0"))
+                digits[en] = str(min(9, int(digits[en]) + 1))
+                replay += ["--start%d" % t, str(en), "--dur%d" % t, str(end - en),
+                           "--rotations%d" % t, "".join(digits)]
+            iv = gr["interval"]
+            hold = (2 * -(-iv // JIFFY) + 1) * JIFFY
+            replay += ["--ticks", str(end), "--hold", str(round(hold * B / iv)),
+                       "--first", gr["first"][:end].ljust(end, "0")]
+        orders = ("fixed",) if "--first" in replay else ORDERS
         runs = []
-        for order in ORDERS:
+        for order in orders:
             p, cmd = run_sim(["--ht0-metrics", g, "--ht1-metrics", g,
                               "--order", order, "--xsu", "series" if xsu == "on" else "off",
                               "--matcher", "hk", "--continue"] +
@@ -219,14 +242,16 @@ for boot, series in (("hsw-ht", True), ("hsw-ht-6.12", False)):
         else:
             p = [(q[0], q[1], sum(r[i][2] for r in runs) / len(runs), q[3])
                  for i, q in enumerate(runs[0])]
-        shown = re.sub(r"--order \S+", "--order O", cmd)
-        shown = re.sub(r"(--rotations[01]) \S+", r"\1 R", shown)
-        print("# metric group %s, XSU %s, %s kernel; simulator: x86-pmu-sim %s, mean over --order %s"
-              % (g, xsu, kernel, shown, ", ".join(ORDERS)))
+        shown = re.sub(r"(--rotations[01]|--first) \S+", r"\1 R", cmd)
+        if len(orders) > 1:
+            shown = re.sub(r"--order \S+", "--order O", shown) + \
+                ", mean over --order " + ", ".join(orders)
+        print("# metric group %s, XSU %s, %s kernel; simulator: x86-pmu-sim %s"
+              % (g, xsu, kernel, shown))
         if replay:
-            print("#   replaying the host's rotations: %d and %d in %d ticks, HT0 ticks %s+%s, HT1 %s+%s"
-                  % (sum(map(int, rot[0])), sum(map(int, rot[1])), nt,
-                     replay[1], replay[3], replay[7], replay[9]))
+            print("#   replaying the host's rotations in bins of 1/%d tick: %d and %d in %d bins, HT0 bins %s+%s, HT1 %s+%s, HT1 first in %d"
+                  % (B, sum(map(int, rot[0])), sum(map(int, rot[1])), end,
+                     replay[1], replay[3], replay[7], replay[9], gr["first"].count("1")))
         else:
             print("#   the host recorded no rotations: both rotate once a tick")
         print("#   thread  event        host   simulator")

@@ -72,6 +72,12 @@ static void usage(FILE *f)
 "                                per tick (a host's timer expiries): 0 leaves\n"
 "                                its events as they were, 2 is two passes;\n"
 "                                one per tick past the end\n"
+"  --first DIGITS                the sibling that acts first in each tick, a\n"
+"                                digit 0 or 1 per tick (a host's record);\n"
+"                                --order past the end\n"
+"  --hold T                      ticks a thread's demand lasts without\n"
+"                                renewal (2, two multiplexing intervals; a\n"
+"                                replay at finer ticks scales it)\n"
 "  --continue                    keep adding events past one that does not fit\n"
 "                                (up to 2 x the counters more tries, as a PMU\n"
 "                                with PERF_PMU_CAP_SCHED_CONTINUE), except\n"
@@ -343,6 +349,7 @@ int main(int argc, char **argv)
 		{ "corrupting-only", 0, NULL, 'O' },
 		{ "rotate1", 1, NULL, 'J' },
 		{ "rotations0", 1, NULL, 'q' }, { "rotations1", 1, NULL, 'Q' },
+		{ "first", 1, NULL, 'W' }, { "hold", 1, NULL, 'Y' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *model = "hsw", *tree = NULL, *svg = NULL, *masks = NULL;
@@ -416,6 +423,15 @@ int main(int argc, char **argv)
 			if (!*optarg || strspn(optarg, "0123456789") != strlen(optarg))
 				return die("--rotations0/1 take a digit per tick, not '%s'", optarg);
 			cfg.rotations[opt == 'Q'] = optarg;
+			break;
+		case 'W':
+			if (!*optarg || strspn(optarg, "01") != strlen(optarg))
+				return die("--first takes a digit 0 or 1 per tick, not '%s'", optarg);
+			cfg.first = optarg;
+			break;
+		case 'Y':
+			if (!parse_int(optarg, 1, 1000000, &cfg.hold))
+				return die("--hold takes 1 to 1000000 ticks, not '%s'", optarg);
 			break;
 		case 'J':
 			if (!parse_int(optarg, 0, 1000000, &cfg.rotate1))
@@ -604,9 +620,9 @@ int main(int argc, char **argv)
 	if (!cfg.th[0].n && !cfg.th[1].n)
 		return die("%s", "no events: give --ht0, --ht1 or -C (see --help)");
 
-	printf("x86-pmu-sim: %s, HT %s, %d GP + %d fixed counters, %d ticks, order %s%s; erratum %s\n",
+	printf("x86-pmu-sim: %s, HT %s, %d GP + %d fixed counters, %d ticks, order %s%s%s; erratum %s\n",
 	       cfg.pmu.name, cfg.pmu.ht ? "on" : "off", cfg.pmu.nr_gp,
-	       cfg.pmu.nr_fixed, cfg.ticks,
+	       cfg.pmu.nr_fixed, cfg.ticks, cfg.first ? "as recorded, then " : "",
 	       cfg.order == SIM_ORDER_FIXED ? "fixed" :
 	       cfg.order == SIM_ORDER_ALTERNATE ? "alternate" : "random",
 	       cfg.cont ? ", continuing past failures" : "",

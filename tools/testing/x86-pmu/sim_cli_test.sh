@@ -43,6 +43,10 @@ refused 2x --ht0 cycles --rotate1 2x
 result $? "a bad --rotate1 is refused"
 refused 1-1 --ht0 cycles --rotations1 1-1
 result $? "bad --rotations1 digits are refused"
+refused 012 --ht0 cycles --first 012
+result $? "a --first digit other than 0 or 1 is refused"
+refused 0 --ht0 cycles --hold 0
+result $? "a --hold of 0 ticks is refused"
 
 refused NoSuchGroup --ht0-metrics TopdownL1,NoSuchGroup --ht1 cycles
 result $? "an unknown metric group is refused, named, nothing run"

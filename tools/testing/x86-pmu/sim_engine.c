@@ -600,7 +600,8 @@ int sim_run(const struct sim_config *cfg, const struct sim_policy *pol,
 		xsu_arb_init(&s->arb, cfg->pmu.nr_gp);
 		s->glue.xc = &s->xc;
 		s->glue.arb = &s->arb;
-		s->glue.hold = 2;	/* two multiplexing intervals */
+		/* two multiplexing intervals */
+		s->glue.hold = cfg->hold > 0 ? cfg->hold : 2;
 		s->hooks = s->xsu == SIM_XSU_SERIES ? &pass_xsu_arb_hooks :
 						     &pass_xsu_hooks;
 		s->ctx = s->xsu == SIM_XSU_SERIES ? (void *)&s->glue : &s->xc;
@@ -638,7 +639,9 @@ int sim_run(const struct sim_config *cfg, const struct sim_policy *pol,
 	for (t = 0; t < cfg->ticks; t++) {
 		int first = 0;
 
-		if (cfg->order == SIM_ORDER_ALTERNATE)
+		if (cfg->first && t < (int)strlen(cfg->first))
+			first = cfg->first[t] - '0';
+		else if (cfg->order == SIM_ORDER_ALTERNATE)
 			first = t & 1;
 		else if (cfg->order == SIM_ORDER_RANDOM)
 			first = rng_next(&s->rng) >> 63;

@@ -69,6 +69,18 @@ struct sim_config {
 	 * passes, each rotating.
 	 */
 	const char *rotations[2];
+	/*
+	 * The thread that acts first in each tick, a digit (0 or 1) per
+	 * tick (a host's record of whose timer expired first); NULL or past
+	 * the end: @order.
+	 */
+	const char *first;
+	/*
+	 * Ticks a thread's demand lasts without renewal (0: 2, the kernel's
+	 * two multiplexing intervals); a replay whose ticks are a fraction
+	 * of an interval scales it.
+	 */
+	int hold;
 };
 
 #define SIM_ROWS	64	/* counter indexes tracked per event */

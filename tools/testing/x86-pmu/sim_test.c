@@ -560,6 +560,123 @@ static void test_rotations(void)
 	tap_result(ok, "--rotations0: no expiry keeps the list, two rotate it twice");
 }
 
+/* Every event's running ticks of the last run(), both threads. */
+static void running_of(long out[2][SIM_MAX_EVENTS])
+{
+	int tid, e;
+
+	for (tid = 0; tid < 2; tid++)
+		for (e = 0; e < SIM_MAX_EVENTS; e++)
+			out[tid][e] = res.ev[tid][e].running;
+}
+
+/*
+ * --first: the thread that acts first in each tick, as a host recorded
+ * it. Both siblings run four corrupting events and four others, XSU
+ * series: who schedules first in a tick changes what each places, so
+ * --order fixed and alternate give different fractions. A record of all
+ * 0s must run as fixed, 0101... as alternate, and a record shorter than
+ * the run falls back to --order for the ticks past its end.
+ */
+static void test_first(void)
+{
+	static const char *const list = "r81d0,r08d1,r10d1,r01d1,cycles,instructions,branches,r20cc";
+	static char zeros[61], alt[61];
+	long fixed[2][SIM_MAX_EVENTS], alternate[2][SIM_MAX_EVENTS];
+	long got[2][SIM_MAX_EVENTS];
+	bool ok;
+	int t;
+
+	for (t = 0; t < 60; t++) {
+		zeros[t] = '0';
+		alt[t] = '0' + (t & 1);
+	}
+	setup("hsw", true, 0, 60);
+	events(0, list, 0);
+	events(1, list, 3);
+	cfg.order = SIM_ORDER_FIXED;
+	run(SIM_HK, SIM_XSU_SERIES);
+	running_of(fixed);
+	cfg.order = SIM_ORDER_ALTERNATE;
+	run(SIM_HK, SIM_XSU_SERIES);
+	running_of(alternate);
+	ok = memcmp(fixed, alternate, sizeof(fixed));
+	if (!ok)
+		tap_diag("  the two orders ran alike: the test would prove nothing");
+
+	cfg.order = SIM_ORDER_ALTERNATE;
+	cfg.first = zeros;
+	run(SIM_HK, SIM_XSU_SERIES);
+	running_of(got);
+	ok &= !memcmp(got, fixed, sizeof(got));
+	cfg.order = SIM_ORDER_FIXED;
+	cfg.first = alt;
+	run(SIM_HK, SIM_XSU_SERIES);
+	running_of(got);
+	ok &= !memcmp(got, alternate, sizeof(got));
+	cfg.order = SIM_ORDER_ALTERNATE;
+	cfg.first = "01";
+	run(SIM_HK, SIM_XSU_SERIES);
+	running_of(got);
+	ok &= !memcmp(got, alternate, sizeof(got));
+	cfg.first = NULL;
+	tap_result(ok, "--first: 0s run as --order fixed, 0101 as alternate, --order past the end");
+}
+
+/*
+ * A replay in bins finer than a tick (the host's record, 1/K tick a bin):
+ * both threads rotating in the first bin of every tick, their starts and
+ * the demand's life (--hold) K times as many bins, run as the same lists
+ * one tick a bin, every event K times the running bins. The demand's life
+ * matters here: with 2 bins instead of 2 ticks, a demand lapses before
+ * the waiter renews it and the fractions change.
+ */
+static void test_hold_bins(void)
+{
+	static const char *const list = "r81d0,r08d1,r10d1,r01d1,cycles,instructions,branches,r20cc";
+	enum { K = 5, TICKS = 60 };
+	static char rot[TICKS * K + 1];
+	long ticks[2][SIM_MAX_EVENTS], bins[2][SIM_MAX_EVENTS];
+	bool ok = true;
+	int t, tid, e;
+
+	for (t = 0; t < TICKS * K; t++)
+		rot[t] = t % K ? '0' : '1';
+	setup("hsw", true, 0, TICKS);
+	events(0, list, 0);
+	events(1, list, 3);
+	run(SIM_HK, SIM_XSU_SERIES);
+	running_of(ticks);
+
+	setup("hsw", true, 0, TICKS * K);
+	events(0, list, 0);
+	events(1, list, 3 * K);
+	cfg.rotations[0] = rot;
+	cfg.rotations[1] = rot;
+	cfg.hold = 2 * K;
+	run(SIM_HK, SIM_XSU_SERIES);
+	running_of(bins);
+	for (tid = 0; tid < 2; tid++)
+		for (e = 0; e < cfg.th[tid].n; e++)
+			if (bins[tid][e] != K * ticks[tid][e]) {
+				tap_diag("  HT%d %s: %ld bins, %ld ticks", tid,
+					 cfg.th[tid].ev[e].name, bins[tid][e],
+					 ticks[tid][e]);
+				ok = false;
+			}
+	cfg.hold = 0;
+	run(SIM_HK, SIM_XSU_SERIES);
+	running_of(bins);
+	for (tid = 0, t = 0; tid < 2; tid++)
+		for (e = 0; e < cfg.th[tid].n; e++)
+			t |= bins[tid][e] != K * ticks[tid][e];
+	if (!t) {
+		tap_diag("  a demand of 2 bins ran as one of 2 ticks: --hold unproven");
+		ok = false;
+	}
+	tap_result(ok, "--hold: a replay in 1/5-tick bins, the demand 10 bins, runs as the same lists a tick a bin");
+}
+
 /*
  * The XSU guarantee over random two-thread runs: with the series' XSU (and
  * without its limit) no event ever runs beside a corrupting event on the
@@ -676,6 +793,8 @@ int main(int argc, char **argv)
 	test_head_corrupting();
 	test_rotate1();
 	test_rotations();
+	test_first();
+	test_hold_bins();
 	test_random_exposure();
 	test_fairness();
 	return tap_finish();

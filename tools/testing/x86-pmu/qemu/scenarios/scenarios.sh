@@ -35,26 +35,32 @@
 # when its timer is due (the emulator's host busy elsewhere) loses the
 # rotations it missed (hrtimer_forward_now()), so the two lists can drift
 # out of step, and with the workaround on what one thread can place
-# depends on which groups the other has at the head. From the timer's
-# expiries (tracepoint timer:hrtimer_expire_entry, function
-# perf_mux_hrtimer_handler), per thread T a digit per tick: how many times
-# it rotated in that tick, the first tick starting half a tick before the
-# first expiry (the simulator's --rotations0/1):
+# depends on which groups the other has at the head and on which of the
+# two rotated last. From the timer's expiries (tracepoint
+# timer:hrtimer_expire_entry, function perf_mux_hrtimer_handler), in
+# bins of 1/$ROT_BINS tick, bin 0 starting an interval before the first
+# expiry (about when the first list was enabled: the timer starts when a
+# group first fails): per thread T a digit per bin, how many times it
+# rotated in it (the simulator's --rotations0/1, a bin a tick), and per
+# bin which thread's timer expired first in it (0 where neither did; the
+# simulator's --first):
 #
+#   metrics G bins B interval_ms I
 #   metrics G rotations T DIGITS
+#   metrics G first DIGITS
 #
 # scripts/host-vs-sim.sh compares these lines with the simulator.
 # Scenarios: 1 (XSU on, HT1 joins at tick 30), 2 (the same, workaround
 # off), 5 (four corrupting events on HT0, branches on HT1). Metric groups:
 # CacheHits and MemoryBound of perf's Haswell tables (41 events a thread,
-# four of them corrupting; weak groups perf opens singly), whose
-# fractions in the simulator hardly depend on which sibling schedules
-# first in a tick; CacheHits also with the workaround off.
+# four of them corrupting; weak groups perf opens singly); CacheHits also
+# with the workaround off.
 
 MUX=/sys/bus/event_source/devices/cpu/perf_event_mux_interval_ms
 MUX_MS=${MUX_MS:-30}
 SCALE=${SCALE:-3}
 METRIC_TICKS=${METRIC_TICKS:-600}
+ROT_BINS=${ROT_BINS:-10}
 
 . /tests/host/siblings.sh
 orig_mux=$(cat $MUX)
@@ -193,13 +199,13 @@ rotations_start() {
 	echo 1 > $TRACING/tracing_on
 }
 
-# rotations_report G: the "metrics G rotations T DIGITS" lines of the
-# traced expiries; then the tracing stops.
+# rotations_report G: the "metrics G bins", "metrics G rotations T" and
+# "metrics G first" lines of the traced expiries; then the tracing stops.
 rotations_report() {
 	[ -e $TIMER_EVENT/enable ] || return 0
 	echo 0 > $TRACING/tracing_on
 	echo 0 > $TIMER_EVENT/enable
-	awk -v g="$1" -v a="$a" -v b="$b" -v tick="$MUX_MS" '
+	awk -v g="$1" -v a="$a" -v b="$b" -v tick="$MUX_MS" -v bins="$ROT_BINS" '
 		/function=perf_mux_hrtimer_handler / {
 			if (!match($0, /\[[0-9]+\]/))
 				next
@@ -216,19 +222,30 @@ rotations_report() {
 		END {
 			if (!n)
 				exit
-			start = first - tick / 2
+			# the first expiry in the middle of bin number bins
+			w = tick / bins
+			start = first - tick - w / 2
 			for (i = 1; i <= n; i++) {
-				k = int((when[i] - start) / tick)
+				k = int((when[i] - start) / w)
 				count[thread[i], k]++
+				if (!(k in early) || when[i] < early[k]) {
+					early[k] = when[i]
+					who[k] = thread[i]
+				}
 				if (k > last)
 					last = k
 			}
+			printf "metrics %s bins %d interval_ms %d\n", g, bins, tick
 			for (t = 0; t < 2; t++) {
 				digits = ""
 				for (k = 0; k <= last; k++)
 					digits = digits (count[t, k] > 9 ? 9 : count[t, k] + 0)
 				printf "metrics %s rotations %d %s\n", g, t, digits
 			}
+			digits = ""
+			for (k = 0; k <= last; k++)
+				digits = digits (who[k] + 0)
+			printf "metrics %s first %s\n", g, digits
 		}' $TRACING/trace
 	echo > $TRACING/trace
 }
