@@ -16,26 +16,29 @@
 # metrics lines of scenarios.sh) are set beside the simulator's
 # --ht0-metrics GROUP --ht1-metrics GROUP, event by event in perf's order.
 # Both siblings run the same list, and with the workaround on what one
-# thread can place depends on which groups the other has at the head; the
-# host enables the second CPU's list a few ticks after the first, and a
-# vCPU that misses its multiplexing timer (its host busy elsewhere) loses
-# rotations. scenarios.sh records when each rotated (a digit per tick),
-# and the simulator replays that (--rotations0/1, after a first tick that
-# schedules both lists, as enabling them does), in the orders fixed and
-# alternate; the prediction is their mean. Without the record (a kernel
-# without tracing) both rotate once a tick. With the workaround off every
-# event must be within 3 points of it. With it on, every corrupting event
-# must be within 5 points (as the scenarios; 0.2-2.5 in nine boots), and
-# the ledger empty; reported, not counted, are whether those events are
-# within 3 points, each thread's counter time (all its fractions summed)
-# and the other events: on a quiet host, with the emulator's 1 ms
-# round-robin slice, the largest difference over all events was 1.9 to
-# 5.7 points and the counter time within 1.7% in six boots; with the host
-# busy, 4.1 to 4.8 points and up to 6.8%, so no 3-point bound holds from
-# boot to boot (README).
+# thread can place depends on which groups the other has at the head and
+# on which of the two rotated last: the host enables the second CPU's list
+# a few ticks after the first, each multiplexing timer keeps the phase it
+# had (hrtimer_forward_now()), so a first rotation comes anywhere within
+# an interval of the enable, and a vCPU that misses its timer (its host
+# busy elsewhere) loses rotations. scenarios.sh traces when each CPU
+# started its timer (the enable) and every expiry, and the simulator
+# replays that with a tick per bin of 1/BINS interval (replay_args()):
+# --startN/--durN, --rotationsN, --first (which thread acted first in a
+# bin) and --hold (a demand's life, two intervals and a jiffy as
+# intel_xsu_hold() keeps it, CONFIG_HZ from the kernel build). Without the
+# record (a kernel without tracing, or a trace that lost events) both
+# rotate once a tick and the prediction is the mean of the orders fixed
+# and alternate. Counted: every event within 3 points of the prediction,
+# with the workaround on and off, and the ledger empty with it on;
+# reported: the largest difference over the corrupting events and each
+# thread's counter time (all its fractions summed). With a digit a tick
+# and the mean of the two orders the largest difference was 1.9 to 7.0
+# points from boot to boot; with the trace replayed, see the README.
 #
-# Usage: [SIM=x86-pmu-sim] host-vs-sim.sh [RESULTS_DIR]
-#   (defaults: build/harness/x86-pmu-sim, built if missing; build/results)
+# Usage: [SIM=x86-pmu-sim] [BINS=30] host-vs-sim.sh [RESULTS_DIR]
+#   (defaults: build/harness/x86-pmu-sim, built if missing; bins of the
+#   replay per multiplexing interval; build/results)
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -48,11 +51,12 @@ SIM=${SIM:-$BUILD/harness/x86-pmu-sim}
 # is not there to say).
 hz=$(sed -n 's/^CONFIG_HZ=//p' "$KBUILD/.config" 2>/dev/null)
 
-python3 - "$SIM" "$dir" "${hz:-250}" <<'PY'
+python3 - "$SIM" "$dir" "${hz:-250}" "${BINS:-30}" <<'PY'
 import re, subprocess, sys
 
 sim, rdir, hz = sys.argv[1], sys.argv[2], int(sys.argv[3])
 JIFFY = 1000 // hz
+BINS = int(sys.argv[4])
 TOL = 5.0
 ORDERS = ("fixed", "alternate")
 
@@ -86,25 +90,30 @@ def host_metrics(boot):
         m = re.match(r"# metrics (\S+) xsu (on|off) ticks (\d+)$", l)
         if m:
             key = (m.group(1), m.group(2))
-            groups[key] = {"ticks": m.group(3), "res": [], "ledger": None, "rotations": {}}
+            groups[key] = {"ticks": m.group(3), "res": [], "ledger": None, "expiries": {},
+                           "enabled": {}, "overrun": 0}
             cur[m.group(1)] = groups[key]
             continue
         m = re.match(r"# metrics (\S+) thread (\d) event (\S+) running ([0-9.]+)$", l)
         if m and m.group(1) in cur:
             cur[m.group(1)]["res"].append((int(m.group(2)), m.group(3), float(m.group(4))))
             continue
-        m = re.match(r"# metrics (\S+) rotations ([01]) ([0-9]+)$", l)
+        m = re.match(r"# metrics (\S+) interval_ms ([0-9]+)$", l)
         if m and m.group(1) in cur:
-            cur[m.group(1)]["rotations"][int(m.group(2))] = m.group(3)
+            cur[m.group(1)]["interval"] = int(m.group(2))
             continue
-        m = re.match(r"# metrics (\S+) bins ([0-9]+)(?: interval_ms ([0-9]+))?$", l)
+        m = re.match(r"# metrics (\S+) enabled ([01]) (-?[0-9.]+)$", l)
         if m and m.group(1) in cur:
-            cur[m.group(1)]["bins"] = int(m.group(2))
-            cur[m.group(1)]["interval"] = int(m.group(3) or 30)
+            cur[m.group(1)]["enabled"][int(m.group(2))] = float(m.group(3))
             continue
-        m = re.match(r"# metrics (\S+) first ([01]+)$", l)
+        m = re.match(r"# metrics (\S+) trace_overrun ([0-9]+)$", l)
         if m and m.group(1) in cur:
-            cur[m.group(1)]["first"] = m.group(2)
+            cur[m.group(1)]["overrun"] = int(m.group(2))
+            continue
+        m = re.match(r"# metrics (\S+) expiries ([01]) ?([0-9.,]*)$", l)
+        if m and m.group(1) in cur:
+            cur[m.group(1)]["expiries"][int(m.group(2))] = \
+                [float(x) for x in m.group(3).split(",") if x]
             continue
         m = re.match(r"# metrics (\S+) ledger leaked (-?\d+) exposed_ns (-?\d+)$", l)
         if m and m.group(1) in cur:
@@ -164,6 +173,50 @@ def compare(res, p):
         print("#   HT%d     %-12s %5.1f%%  %5.1f%%%s" % (tid, ev, frac, p[k][2], "  C" if p[k][3] else ""))
     return worst if res else 100.0
 
+def replay_args(gr):
+    """The simulator's arguments that replay a metric group's run from the
+    host's trace, a bin of 1/BINS interval a tick: each list enabled where
+    its CPU first started the multiplexing timer (a group failed; without
+    that record, an interval before its first expiry), with a pass that
+    schedules it, then rotated where the host rotated it, the thread
+    whose timer expired first in a bin acting first; one perf stat
+    disables both lists together, after the last expiry of each and
+    within an interval of it: the middle of that range. A demand lasts
+    two intervals, each rounded up to jiffies, and a jiffy
+    (intel_xsu_hold()). [] without a whole record."""
+    exp, iv = gr["expiries"], gr.get("interval", 0)
+    if not iv or not exp.get(0) or not exp.get(1) or gr["overrun"]:
+        return []
+    w = iv / BINS
+    enabled = [gr["enabled"].get(t, exp[t][0] - iv) for t in (0, 1)]
+    origin = min(enabled) - w / 2
+    bins = [[int((x - origin) // w) for x in exp[t]] for t in (0, 1)]
+    end = max(max(bins[0]), max(bins[1]))
+    end = max(end + 1, (end + min(max(bins[0]), max(bins[1])) + BINS) // 2)
+    first = ["0"] * end
+    when = {}
+    for t in (0, 1):
+        for x, k in zip(exp[t], bins[t]):
+            if k < end and (k not in when or x < when[k]):
+                when[k] = x
+                first[k] = str(t)
+    args = []
+    for t in (0, 1):
+        digits = [0] * end
+        for k in bins[t]:
+            if k < end:
+                digits[k] += 1
+        en = int((enabled[t] - origin) // w)
+        digits[en] += 1
+        if en not in when or enabled[t] < when[en]:
+            when[en] = enabled[t]
+            first[en] = str(t)
+        args += ["--start%d" % t, str(en), "--dur%d" % t, str(end - en), "--rotations%d" % t,
+                 "".join(str(min(9, d)) for d in digits)]
+    hold = (2 * -(-iv // JIFFY) + 1) * JIFFY
+    return args + ["--ticks", str(end), "--hold", str(round(hold * BINS / iv)),
+                   "--first", "".join(first)]
+
 n = 0
 def tap(ok, what, counts=True):
     global n
@@ -202,33 +255,7 @@ for boot, series in (("hsw-ht", True), ("hsw-ht-6.12", False)):
     groups = host_metrics(boot)
     for g, xsu in sorted(groups, key=lambda k: (k[0], k[1] == "off")):
         gr = groups[(g, xsu)]
-        rot = gr["rotations"]
-        B = gr.get("bins", 0)
-        replay = []
-        if B and 0 in rot and 1 in rot and gr.get("first") and \
-                re.search("[1-9]", rot[0]) and re.search("[1-9]", rot[1]):
-            # The record's bins are the simulator's ticks. A thread's
-            # list was enabled an interval (B bins) before its first
-            # expiry (the timer starts when a group first fails): it
-            # starts there with a pass that schedules it, then rotates
-            # as the host did, in the host's order within a bin. One
-            # perf stat disables both lists together, after the last
-            # expiry of each and within an interval of it: the middle of
-            # that range. A demand lasts two intervals, each rounded up
-            # to jiffies, and a jiffy (intel_xsu_hold()).
-            firsts = [re.search("[1-9]", rot[t]).start() for t in (0, 1)]
-            lasts = [len(rot[t].rstrip("0")) - 1 for t in (0, 1)]
-            end = max(max(lasts) + 1, (max(lasts) + min(lasts) + B) // 2)
-            for t in (0, 1):
-                en = max(0, firsts[t] - B)
-                digits = list(rot[t][:end].ljust(end, "0"))
-                digits[en] = str(min(9, int(digits[en]) + 1))
-                replay += ["--start%d" % t, str(en), "--dur%d" % t, str(end - en),
-                           "--rotations%d" % t, "".join(digits)]
-            iv = gr["interval"]
-            hold = (2 * -(-iv // JIFFY) + 1) * JIFFY
-            replay += ["--ticks", str(end), "--hold", str(round(hold * B / iv)),
-                       "--first", gr["first"][:end].ljust(end, "0")]
+        replay = replay_args(gr)
         orders = ("fixed",) if "--first" in replay else ORDERS
         runs = []
         for order in orders:
@@ -249,9 +276,9 @@ for boot, series in (("hsw-ht", True), ("hsw-ht-6.12", False)):
         print("# metric group %s, XSU %s, %s kernel; simulator: x86-pmu-sim %s"
               % (g, xsu, kernel, shown))
         if replay:
-            print("#   replaying the host's rotations in bins of 1/%d tick: %d and %d in %d bins, HT0 bins %s+%s, HT1 %s+%s, HT1 first in %d"
-                  % (B, sum(map(int, rot[0])), sum(map(int, rot[1])), end,
-                     replay[1], replay[3], replay[7], replay[9], gr["first"].count("1")))
+            print("#   replaying the host's %d and %d expiries in bins of 1/%d interval: HT0 bins %s+%s, HT1 %s+%s of %s"
+                  % (len(gr["expiries"][0]), len(gr["expiries"][1]), BINS,
+                     replay[1], replay[3], replay[7], replay[9], replay[13]))
         else:
             print("#   the host recorded no rotations: both rotate once a tick")
         print("#   thread  event        host   simulator")
@@ -262,15 +289,11 @@ for boot, series in (("hsw-ht", True), ("hsw-ht-6.12", False)):
         gap = max([abs(h - m) / m * 100 if m else 100.0 for h, m in sums.values()] or [100.0])
         print("#   all fractions summed, host / simulator: %s"
               % ", ".join("HT%d %.0f / %.0f" % (t, h, m) for t, (h, m) in sorted(sums.items())))
+        print("#   largest difference: corrupting events %.1f points, counter time %.1f%%"
+              % (corrupting_worst, gap))
         tap(worst <= 3.0, "perf stat -M %s on both siblings, XSU %s: every event within 3 points of the simulator (largest difference %.1f)"
-            % (g, xsu, worst), not on)
+            % (g, xsu, worst))
         if on:
-            tap(corrupting_worst <= 3.0, "perf stat -M %s on both siblings, XSU on: every corrupting event within 3 points of the simulator (largest difference %.1f)"
-                % (g, corrupting_worst), False)
-            tap(corrupting_worst <= TOL, "perf stat -M %s on both siblings, XSU on: every corrupting event within %.0f points of the simulator (largest difference %.1f)"
-                % (g, TOL, corrupting_worst))
-            tap(gap <= 5.0, "perf stat -M %s on both siblings, XSU on: each thread's counter time (its fractions summed) within 5%% of the simulator's (largest difference %.1f%%)"
-                % (g, gap), False)
             tap(led == (0, 0), "perf stat -M %s on the %s kernel: nothing leaked, no exposure (ledger %s)"
                 % (g, kernel, led))
 print("1..%d" % n)

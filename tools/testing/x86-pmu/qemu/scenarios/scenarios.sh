@@ -36,18 +36,17 @@
 # rotations it missed (hrtimer_forward_now()), so the two lists can drift
 # out of step, and with the workaround on what one thread can place
 # depends on which groups the other has at the head and on which of the
-# two rotated last. From the timer's expiries (tracepoint
-# timer:hrtimer_expire_entry, function perf_mux_hrtimer_handler), in
-# bins of 1/$ROT_BINS tick, bin 0 starting an interval before the first
-# expiry (about when the first list was enabled: the timer starts when a
-# group first fails): per thread T a digit per bin, how many times it
-# rotated in it (the simulator's --rotations0/1, a bin a tick), and per
-# bin which thread's timer expired first in it (0 where neither did; the
-# simulator's --first):
+# two rotated last. From the timer's trace (function
+# perf_mux_hrtimer_handler; tracepoints timer:hrtimer_start, whose first
+# on a CPU is when its list was enabled and a group failed, and
+# timer:hrtimer_expire_entry, a rotation), per thread T, in ms after the
+# first expiry of either (the simulator replays them,
+# scripts/host-vs-sim.sh), and the events the trace buffer lost, if any:
 #
-#   metrics G bins B interval_ms I
-#   metrics G rotations T DIGITS
-#   metrics G first DIGITS
+#   metrics G interval_ms I
+#   metrics G trace_overrun N
+#   metrics G enabled T MS
+#   metrics G expiries T MS,MS,...
 #
 # scripts/host-vs-sim.sh compares these lines with the simulator.
 # Scenarios: 1 (XSU on, HT1 joins at tick 30), 2 (the same, workaround
@@ -60,7 +59,6 @@ MUX=/sys/bus/event_source/devices/cpu/perf_event_mux_interval_ms
 MUX_MS=${MUX_MS:-30}
 SCALE=${SCALE:-3}
 METRIC_TICKS=${METRIC_TICKS:-600}
-ROT_BINS=${ROT_BINS:-10}
 
 . /tests/host/siblings.sh
 orig_mux=$(cat $MUX)
@@ -76,6 +74,7 @@ restore() {
 	[ -n "$orig_knob" ] && echo "$orig_knob" > $KNOB
 	[ -n "$orig_watchdog" ] && echo "$orig_watchdog" > $WATCHDOG
 	[ -e "$TIMER_EVENT/enable" ] && echo 0 > "$TIMER_EVENT/enable"
+	[ -e "$TIMER_START/enable" ] && echo 0 > "$TIMER_START/enable"
 }
 trap restore EXIT
 
@@ -185,27 +184,38 @@ together() {
 	echo "$1 $2 ledger leaked $(($3 - leaked0)) exposed_ns $(($4 - exposed0))"
 }
 
-# rotations_start: trace the expiries of perf's multiplexing hrtimer from
-# now on (nothing where the kernel has no tracing).
+# rotations_start: trace perf's multiplexing hrtimer from now on: when it
+# is started and when it expires (nothing where the kernel has no
+# tracing).
 TRACING=/sys/kernel/tracing
 TIMER_EVENT=$TRACING/events/timer/hrtimer_expire_entry
+TIMER_START=$TRACING/events/timer/hrtimer_start
 rotations_start() {
 	[ -e $TRACING/trace ] || mount -t tracefs nodev $TRACING 2>/dev/null
 	[ -e $TIMER_EVENT/enable ] || return 0
 	echo 0 > $TRACING/tracing_on
-	echo 4096 > $TRACING/buffer_size_kb
+	echo 8192 > $TRACING/buffer_size_kb
 	echo > $TRACING/trace
 	echo 1 > $TIMER_EVENT/enable
+	echo 1 > $TIMER_START/enable
 	echo 1 > $TRACING/tracing_on
 }
 
-# rotations_report G: the "metrics G bins", "metrics G rotations T" and
-# "metrics G first" lines of the traced expiries; then the tracing stops.
+# rotations_report G: the "metrics G interval_ms", "metrics G enabled T"
+# and "metrics G expiries T" lines of the trace; then the tracing stops.
+# A thread's list was enabled when its timer was first started (a group
+# failed); the timer is started again at every expiry that rotates.
 rotations_report() {
 	[ -e $TIMER_EVENT/enable ] || return 0
 	echo 0 > $TRACING/tracing_on
 	echo 0 > $TIMER_EVENT/enable
-	awk -v g="$1" -v a="$a" -v b="$b" -v tick="$MUX_MS" -v bins="$ROT_BINS" '
+	echo 0 > $TIMER_START/enable
+	lost=0
+	for c in $a $b; do
+		n=$(sed -n 's/^overrun: //p' $TRACING/per_cpu/cpu$c/stats)
+		lost=$((lost + ${n:-0}))
+	done
+	awk -v g="$1" -v a="$a" -v b="$b" -v tick="$MUX_MS" -v lost="$lost" '
 		/function=perf_mux_hrtimer_handler / {
 			if (!match($0, /\[[0-9]+\]/))
 				next
@@ -213,39 +223,35 @@ rotations_report() {
 			if ((cpu != a && cpu != b) || !match($0, / [0-9]+\.[0-9]+: /))
 				next
 			t = substr($0, RSTART + 1, RLENGTH - 3) * 1000
+			tid = cpu == b
+			if ($0 ~ / hrtimer_start: /) {
+				if (!(tid in enabled))
+					enabled[tid] = t
+				next
+			}
 			if (!n || t < first)
 				first = t
 			n++
 			when[n] = t
-			thread[n] = cpu == b
+			thread[n] = tid
 		}
 		END {
 			if (!n)
 				exit
-			# the first expiry in the middle of bin number bins
-			w = tick / bins
-			start = first - tick - w / 2
-			for (i = 1; i <= n; i++) {
-				k = int((when[i] - start) / w)
-				count[thread[i], k]++
-				if (!(k in early) || when[i] < early[k]) {
-					early[k] = when[i]
-					who[k] = thread[i]
-				}
-				if (k > last)
-					last = k
-			}
-			printf "metrics %s bins %d interval_ms %d\n", g, bins, tick
+			printf "metrics %s interval_ms %d\n", g, tick
+			if (lost)
+				printf "metrics %s trace_overrun %d\n", g, lost
 			for (t = 0; t < 2; t++) {
-				digits = ""
-				for (k = 0; k <= last; k++)
-					digits = digits (count[t, k] > 9 ? 9 : count[t, k] + 0)
-				printf "metrics %s rotations %d %s\n", g, t, digits
+				if (t in enabled)
+					printf "metrics %s enabled %d %.3f\n", g, t,
+					       enabled[t] - first
+				line = ""
+				for (i = 1; i <= n; i++)
+					if (thread[i] == t)
+						line = line (line == "" ? "" : ",") \
+						       sprintf("%.3f", when[i] - first)
+				printf "metrics %s expiries %d %s\n", g, t, line
 			}
-			digits = ""
-			for (k = 0; k <= last; k++)
-				digits = digits (who[k] + 0)
-			printf "metrics %s first %s\n", g, digits
 		}' $TRACING/trace
 	echo > $TRACING/trace
 }
