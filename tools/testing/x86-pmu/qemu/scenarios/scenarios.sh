@@ -50,10 +50,11 @@
 #
 # scripts/host-vs-sim.sh compares these lines with the simulator.
 # Scenarios: 1 (XSU on, HT1 joins at tick 30), 2 (the same, workaround
-# off), 5 (four corrupting events on HT0, branches on HT1). Metric groups:
-# CacheHits and MemoryBound of perf's Haswell tables (41 events a thread,
-# four of them corrupting; weak groups perf opens singly); CacheHits also
-# with the workaround off.
+# off), 5 (four corrupting events on HT0, branches on HT1). Metric groups
+# of perf's Haswell tables: CacheHits (41 events a thread, four of them
+# corrupting; weak groups perf opens singly), also with the workaround
+# off, tma_l3_bound_group (44 events, nine corrupting) and MemoryBound
+# (41, four).
 
 MUX=/sys/bus/event_source/devices/cpu/perf_event_mux_interval_ms
 MUX_MS=${MUX_MS:-30}
@@ -274,6 +275,7 @@ scenario 2 0 r81d0:u,r08d1:u,r20cc:u r20cc:u,r81d0:u,r08d1:u 30 90
 scenario 5 1 r81d0,r08d1,r10d1,r01d1 branches 1 100
 [ -n "$orig_watchdog" ] && echo 0 > $WATCHDOG
 metrics CacheHits
+metrics tma_l3_bound_group
 metrics MemoryBound
 metrics CacheHits 0
 exit 0
