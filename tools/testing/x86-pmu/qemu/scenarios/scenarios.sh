@@ -52,9 +52,9 @@
 # Scenarios: 1 (XSU on, HT1 joins at tick 30), 2 (the same, workaround
 # off), 5 (four corrupting events on HT0, branches on HT1). Metric groups
 # of perf's Haswell tables: CacheHits (41 events a thread, four of them
-# corrupting; weak groups perf opens singly), also with the workaround
-# off, tma_l3_bound_group (44 events, nine corrupting) and MemoryBound
-# (41, four).
+# corrupting; weak groups perf opens singly) and tma_l3_bound_group (44
+# events, nine corrupting), each also with the workaround off, and
+# MemoryBound (41, four).
 
 MUX=/sys/bus/event_source/devices/cpu/perf_event_mux_interval_ms
 MUX_MS=${MUX_MS:-30}
@@ -278,4 +278,5 @@ metrics CacheHits
 metrics tma_l3_bound_group
 metrics MemoryBound
 metrics CacheHits 0
+metrics tma_l3_bound_group 0
 exit 0
