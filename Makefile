@@ -26,12 +26,12 @@ check:
 	@scripts/check.sh
 
 series:
-	@scripts/setup.sh && scripts/prepare-tree.sh && scripts/apply-series.sh && \
+	@scripts/setup.sh && scripts/prepare-tree.sh 6.12 && scripts/apply-series.sh && \
 		scripts/export-series.sh
 
 bench:
-	@scripts/setup.sh && scripts/prepare-tree.sh && \
-		$(MAKE) -s -C tools/testing/x86-pmu KSRC=$(CURDIR)/build/linux \
+	@scripts/setup.sh && scripts/prepare-tree.sh 6.12 && \
+		$(MAKE) -s -C tools/testing/x86-pmu KSRC=$(CURDIR)/build/linux-6.12 \
 		O=$(CURDIR)/build/harness all && build/harness/match_bench
 
 sim:
@@ -47,7 +47,7 @@ clean:
 	rm -rf build/harness build/results build/series build/kunit \
 		build/selftests build/initramfs.cpio build/bisect build/bisect-out \
 		build/bisect-ok
-	-git -C build/linux worktree prune 2>/dev/null
+	-git -C build/linux-6.12 worktree prune 2>/dev/null
 
 distclean:
 	rm -rf build

@@ -17,23 +17,31 @@
 # then a diff of existing files of the tree, never of a new file.
 #
 # Usage: apply-series.sh [--tree DIR] [--series DIR] [--files DIR]
-#                        [--branch NAME] [--what WORDS]
-#   defaults: build/linux, series/, the repository's top, 'series', 'patch'
+#                        [--branch NAME] [--onto REF] [--what WORDS]
+#                        [--no-checkout]
+#   defaults: build/linux-6.12, series/6.12/, the repository's top,
+#   'series', 'base' (the commit the first patch applies to), 'patch'.
+#   scripts/apply-parts.sh stacks the mainline parts with --onto.
+#   --no-checkout only sets the branch; the work tree is left alone.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 TREE=$KSRC
 FILES=$TOP
 BRANCH=series
+ONTO=base
 WHAT=patch
+CHECKOUT=1
 while [ $# -gt 0 ]; do
 	case $1 in
 	--tree) TREE=$(realpath -m "$2") ;;
 	--series) SERIES_DIR=$(realpath -m "$2") ;;
 	--files) FILES=$(realpath -m "$2") ;;
 	--branch) BRANCH=$2 ;;
+	--onto) ONTO=$2 ;;
+	--no-checkout) CHECKOUT=0; shift; continue ;;
 	--what) WHAT=$2 ;;
-	*) die "usage: $0 [--tree DIR] [--series DIR] [--files DIR] [--branch NAME] [--what WORDS]" ;;
+	*) die "usage: $0 [--tree DIR] [--series DIR] [--files DIR] [--branch NAME] [--onto REF] [--what WORDS]" ;;
 	esac
 	shift 2
 done
@@ -46,14 +54,16 @@ list=$SERIES_DIR/series
 [ -f "$list" ] || die "no series list at $list"
 git -C "$TREE" rev-parse -q --verify base >/dev/null 2>&1 ||
 	die "no base tree in $TREE (tag 'base')"
+git -C "$TREE" rev-parse -q --verify "$ONTO^{commit}" >/dev/null 2>&1 ||
+	die "no commit '$ONTO' in $TREE to apply the $WHAT series onto"
 
 index=$TREE/.git/series-index
 rm -f "$index"
 trap 'rm -f "$index" "$index.msg" "$index.diff" "$index.err"' EXIT
 export GIT_INDEX_FILE=$index
-git -C "$TREE" read-tree base
+git -C "$TREE" read-tree "$ONTO"
 
-parent=$(git -C "$TREE" rev-parse base)
+parent=$(git -C "$TREE" rev-parse "$ONTO^{commit}")
 patches=()
 declare -A files new_files
 
@@ -108,10 +118,16 @@ for p in "${patches[@]}"; do
 done
 
 unset GIT_INDEX_FILE
+if [ $CHECKOUT -eq 0 ] &&
+   [ "$(git -C "$TREE" symbolic-ref -q HEAD)" != "refs/heads/$BRANCH" ]; then
+	git -C "$TREE" update-ref "refs/heads/$BRANCH" "$parent"
+	echo "$WHAT series: ${#patches[@]} patches applied as commits $ONTO..$BRANCH ($(git -C "$TREE" rev-parse --short=9 "$BRANCH"), not checked out)"
+	exit 0
+fi
 # Switch only when something changed (or the work tree was edited by hand):
 # git rewrites just the files that differ, so only they rebuild.
 if [ "$(git -C "$TREE" rev-parse -q --verify HEAD)" != "$parent" ] ||
    ! git -C "$TREE" diff --quiet HEAD --; then
 	git -C "$TREE" checkout -q -f -B "$BRANCH" "$parent"
 fi
-echo "$WHAT series: ${#patches[@]} patches applied as commits base..$BRANCH ($(git -C "$TREE" rev-parse --short=9 HEAD))"
+echo "$WHAT series: ${#patches[@]} patches applied as commits $ONTO..$BRANCH ($(git -C "$TREE" rev-parse --short=9 HEAD))"

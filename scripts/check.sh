@@ -17,7 +17,7 @@ rm -rf "$RESULTS"
 mkdir -p "$RESULTS"
 
 "$TOP/scripts/setup.sh" || die "setup failed"
-"$TOP/scripts/prepare-tree.sh" || die "the base tree could not be prepared"
+"$TOP/scripts/prepare-tree.sh" $LTS || die "the $LTS tree could not be prepared"
 "$TOP/scripts/apply-series.sh" || die "the series does not apply"
 
 # run NAME TAPFILE COMMAND...: a step that fails without saying which test

@@ -4,11 +4,15 @@
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD=${BUILD:-$TOP/build}
-KSRC=$BUILD/linux		# Debian's tree as git: tag 'base', branch 'series'
+# Debian's kernel trees as git (scripts/prepare-tree.sh): tag 'base'.
+ksrc() { echo "$BUILD/linux-$1"; }
+MAINLINE=7.3			# the tree the parts are against
+LTS=6.12			# the tree of the backport
+KSRC=${KSRC:-$(ksrc $LTS)}	# the backport's tree: branch 'series'
 KBUILD=$BUILD/kunit		# kernel build outputs (O=) for the QEMU kernel
 RESULTS=$BUILD/results		# one TAP file per test step
 SERIES_OUT=${SERIES_OUT:-$BUILD/series}	# git format-patch output
-SERIES_DIR=${SERIES_DIR:-$TOP/series}
+SERIES_DIR=${SERIES_DIR:-$TOP/series/$LTS}
 JOBS=${JOBS:-$(nproc)}
 
 # Fixed identity and dates: the same series always gives the same commits,

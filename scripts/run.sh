@@ -8,6 +8,6 @@ set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
 "$TOP/scripts/setup.sh" || die "setup failed"
-"$TOP/scripts/prepare-tree.sh" || die "the base tree could not be prepared"
+"$TOP/scripts/prepare-tree.sh" $LTS || die "the $LTS tree could not be prepared"
 "$TOP/scripts/apply-series.sh" || die "the series does not apply"
 "$TOP/scripts/qemu-run.sh"

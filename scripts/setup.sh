@@ -7,7 +7,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 PACKAGES=(
-	linux-source-6.12	# the base tree
+	linux-source-6.12	# the LTS tree of the backport
 	build-essential bc bison flex libelf-dev libssl-dev cpio kmod
 	python3 perl git xz-utils
 	python3-ply python3-git	# checkpatch.pl runs spdxcheck.py

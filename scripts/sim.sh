@@ -12,7 +12,7 @@ set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
 "$TOP/scripts/setup.sh" || die "setup failed"
-"$TOP/scripts/prepare-tree.sh" > /dev/null || die "the base tree could not be prepared"
+"$TOP/scripts/prepare-tree.sh" $LTS > /dev/null || die "the base tree could not be prepared"
 make -s -C "$TOP/tools/testing/x86-pmu" KSRC="$KSRC" O="$BUILD/harness" \
 	"$BUILD/harness/x86-pmu-sim" || die "the simulator does not build"
 SIM=$BUILD/harness/x86-pmu-sim

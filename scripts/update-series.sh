@@ -9,13 +9,25 @@
 # copied from the branch's tip into this repository, since they exist once,
 # here. Nothing is written unless the commit count matches the series.
 #
-#   git -C build/linux worktree add -b edit ../edit series     # once
+#   git -C build/linux-6.12 worktree add -b edit ../edit series     # once
 #   ... git -C build/edit rebase -i base, fix patch N, continue ...
 #   scripts/update-series.sh build/edit
+#
+# A mainline part: the commits between the part before it and HEAD, e.g.
+#   scripts/update-series.sh --series series/7.3/2-matcher --onto fixes build/edit-7.3
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-[ $# -eq 1 ] || { echo "usage: $0 TREE (a git tree whose base..HEAD is the series)" >&2; exit 2; }
+ONTO=base
+while [ $# -gt 1 ]; do
+	case $1 in
+	--series) SERIES_DIR=$(realpath -m "$2") ;;
+	--onto) ONTO=$2 ;;
+	*) break ;;
+	esac
+	shift 2
+done
+[ $# -eq 1 ] || { echo "usage: $0 [--series DIR] [--onto REF] TREE (a git tree whose REF..HEAD is the series)" >&2; exit 2; }
 tree=$1
 list=$SERIES_DIR/series
 # Where the new files are written (the repository; tests point elsewhere).
@@ -31,7 +43,7 @@ while IFS= read -r line; do
 	esac
 done < "$list"
 
-mapfile -t commits < <(git -C "$tree" rev-list --reverse base..HEAD)
+mapfile -t commits < <(git -C "$tree" rev-list --reverse "$ONTO..HEAD")
 [ ${#commits[@]} -eq ${#patches[@]} ] ||
 	die "$tree has ${#commits[@]} commits over base, the series ${#patches[@]} patches"
 
