@@ -50,10 +50,6 @@ done
 # AIO, auxtrace, the syscall tables.
 MAKEVARS=(
 	LDFLAGS=-static
-	# GNU ar loads every plugin in /usr/lib/bfd-plugins, and clang's
-	# LLVMgold (Debian 12's LLVM 14) aborts on some of 7.3's perf objects
-	# ("LLVM ERROR: Invalid encoding"); gcc-ar names GCC's plugin only.
-	AR=gcc-ar
 	PYTHON=/usr/bin/python3
 	NO_LIBTRACEEVENT=1 NO_LIBPYTHON=1 NO_LIBPERL=1 NO_GTK2=1 NO_SLANG=1
 	NO_LIBUNWIND=1 NO_LIBDW_DWARF_UNWIND=1 NO_DWARF=1 NO_LIBDW=1
