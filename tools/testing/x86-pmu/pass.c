@@ -19,13 +19,13 @@ void (*pass_commit_hook)(struct xsu_core *xc, int tid,
 
 static void xsu_hook_begin(void *ctx, int tid)
 {
-	xsu_begin(ctx, tid);
+	xsu_begin(ctx, tid, false);
 }
 
 static u64 xsu_hook_constrain(void *ctx, int tid, int idx, u64 mask,
 			      bool corrupting)
 {
-	return xsu_constrain(ctx, tid, mask, corrupting);
+	return xsu_constrain(ctx, tid, mask, corrupting, false);
 }
 
 static int xsu_hook_gpmax(void *ctx, int tid, int gpmax)
@@ -35,7 +35,7 @@ static int xsu_hook_gpmax(void *ctx, int tid, int gpmax)
 
 static void xsu_hook_commit(void *ctx, int tid, int cntr, bool corrupting)
 {
-	xsu_commit(ctx, tid, cntr, corrupting);
+	xsu_commit(ctx, tid, cntr, corrupting, false);
 }
 
 static void xsu_hook_end(void *ctx, int tid, u64 unplaced)
@@ -62,7 +62,7 @@ static void arb_hook_begin(void *ctx, int tid)
 {
 	struct pass_xsu_arb *p = ctx;
 
-	xsu_begin(p->xc, tid);
+	xsu_begin(p->xc, tid, false);
 	if (xsu_pass_enabled(p->xc, tid))
 		xsu_arb_begin(p->arb, tid);
 }
@@ -75,7 +75,7 @@ static u64 arb_hook_constrain(void *ctx, int tid, int idx, u64 mask,
 	if (!xsu_pass_enabled(p->xc, tid))
 		return mask;
 	xsu_arb_note(p->arb, tid, idx, mask, corrupting);
-	return xsu_constrain(p->xc, tid, mask, corrupting) &
+	return xsu_constrain(p->xc, tid, mask, corrupting, false) &
 	       ~xsu_arb_avoid(p->arb, tid, p->now);
 }
 
@@ -92,7 +92,7 @@ static void arb_hook_commit(void *ctx, int tid, int cntr, bool corrupting)
 {
 	struct pass_xsu_arb *p = ctx;
 
-	xsu_commit(p->xc, tid, cntr, corrupting);
+	xsu_commit(p->xc, tid, cntr, corrupting, false);
 }
 
 static void arb_hook_end(void *ctx, int tid, u64 unplaced)

@@ -184,7 +184,7 @@ static void *worker_run(void *arg)
 			u64 ex, sh;
 
 			placement(&w->ev, &ex, &sh);
-			xsu_track(&xc, w->tid, ex, sh);
+			xsu_track(&xc, w->tid, ex, sh, 0);
 			__atomic_store_n(&want_track[w->tid], 0, __ATOMIC_RELEASE);
 		}
 		if (__atomic_load_n(&want_resched[w->tid], __ATOMIC_ACQUIRE)) {
@@ -220,7 +220,7 @@ static void *worker_run(void *arg)
 			pass(w, &w->ev);
 		shim_irqs_off = true;
 		xsu_settle(&xc, w->tid);	/* x86_pmu_enable() */
-		xsu_begin(&xc, w->tid);
+		xsu_begin(&xc, w->tid, false);
 		if (xc.thread[w->tid].pass_locked)
 			check_exact(w);
 		xsu_end(&xc, w->tid);

@@ -129,9 +129,9 @@ static void test_static_without_corrupting(void)
 		for (st = 0; st < 16; st++) {
 			reset_core();
 			shim_irqs_off = true;
-			xsu_track(&xc, 1, 0, st);
-			xsu_begin(&xc, 0);
-			ok &= xsu_constrain(&xc, 0, m, false) == (u64)m;
+			xsu_track(&xc, 1, 0, st, 0);
+			xsu_begin(&xc, 0, false);
+			ok &= xsu_constrain(&xc, 0, m, false, false) == (u64)m;
 			xsu_end(&xc, 0);
 			shim_irqs_off = false;
 		}
@@ -211,8 +211,8 @@ static void test_switching(void)
 	 * to S on HT1 c0: what the hardware runs), then masks apply and the
 	 * reschedule moves HT1's event away.
 	 */
-	xsu_track(&xc, 0, 1ULL << a.counter[0], 0);
-	xsu_track(&xc, 1, 0, 1ULL << b.counter[0]);
+	xsu_track(&xc, 0, 1ULL << a.counter[0], 0, 0);
+	xsu_track(&xc, 1, 0, 1ULL << b.counter[0], 0);
 	ok = xsu_counter_state(&xc, 0, 0) == XSU_EXCLUSIVE &&
 	     xsu_counter_state(&xc, 1, 0) == XSU_SHARED;
 	xsu_enable(&xc);
@@ -246,16 +246,16 @@ static void test_hotplug_and_corrupting_present(void)
 	reset_core();
 	shim_irqs_off = true;
 	xsu_account(&xc, 1, 1);
-	xsu_begin(&xc, 0);
+	xsu_begin(&xc, 0, false);
 	ok = xsu_corrupting_present(&xc, 0);
 	xsu_end(&xc, 0);
 	xsu_account(&xc, 1, -1);
-	xsu_begin(&xc, 0);
+	xsu_begin(&xc, 0, false);
 	ok &= !xsu_corrupting_present(&xc, 0);
 	xsu_end(&xc, 0);
 	xsu_disable(&xc);
 	xsu_account(&xc, 1, 1);
-	xsu_begin(&xc, 0);
+	xsu_begin(&xc, 0, false);
 	ok &= !xsu_corrupting_present(&xc, 0);
 	xsu_end(&xc, 0);
 	shim_irqs_off = false;

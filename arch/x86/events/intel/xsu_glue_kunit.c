@@ -361,8 +361,8 @@ static void glue_empty_mask_stays_dynamic(struct kunit *test)
 	xsu_glue_enable(g, 1);
 
 	/* On again: each thread records its counters, then masks apply. */
-	xsu_track(&g->x->core, 0, 0, BIT_ULL(2));
-	xsu_track(&g->x->core, 1, BIT_ULL(2), 0);
+	xsu_track(&g->x->core, 0, 0, BIT_ULL(2), 0);
+	xsu_track(&g->x->core, 1, BIT_ULL(2), 0, 0);
 	xsu_enable(&g->x->core);
 
 	/* HT0 adds an event: e's only counter is eXclusive on HT1. */

@@ -23,7 +23,9 @@ struct xsu_window {
 	int n;
 	u64 mask[8];
 	bool corrupting[8];
+	bool pinned[8];
 	int counter[8];
+	bool reclaim;
 };
 
 /*
@@ -39,11 +41,13 @@ static void xsu_txn(struct xsu_core *xc, int tid, const struct xsu_window *w,
 	int i;
 
 	local_irq_save(flags);
-	xsu_begin(xc, tid);
+	xsu_begin(xc, tid, w->reclaim);
 	for (i = 0; i < w->n; i++)
-		dyn[i] = xsu_constrain(xc, tid, w->mask[i], w->corrupting[i]);
+		dyn[i] = xsu_constrain(xc, tid, w->mask[i], w->corrupting[i],
+				       w->pinned[i]);
 	for (i = 0; commit && i < w->n; i++)
-		xsu_commit(xc, tid, w->counter[i], w->corrupting[i]);
+		xsu_commit(xc, tid, w->counter[i], w->corrupting[i],
+			   w->pinned[i]);
 	xsu_end(xc, tid);
 	local_irq_restore(flags);
 }
@@ -66,8 +70,29 @@ static void xsu_add(struct xsu_window *w, u64 mask, bool corrupting,
 {
 	w->mask[w->n] = mask;
 	w->corrupting[w->n] = corrupting;
+	w->pinned[w->n] = false;
 	w->counter[w->n] = counter;
 	w->n++;
+}
+
+/* The same, for an event of a pinned group. */
+static void xsu_add_pinned(struct xsu_window *w, u64 mask, bool corrupting,
+			   int counter)
+{
+	xsu_add(w, mask, corrupting, counter);
+	w->pinned[w->n - 1] = true;
+}
+
+/* x86_pmu_enable() after xsu_settle(): the counters kept disabled. */
+static u64 xsu_held_now(struct xsu_core *xc, int tid)
+{
+	unsigned long flags;
+	u64 held;
+
+	local_irq_save(flags);
+	held = xsu_hold(xc, tid);
+	local_irq_restore(flags);
+	return held;
 }
 
 static struct xsu_core *xsu_new(struct kunit *test)
@@ -134,11 +159,11 @@ static void static_without_corrupting(struct kunit *test)
 	u64 dyn;
 
 	for (sh = 0; sh < 16; sh++) {
-		xsu_track(xc, 1, 0, sh);
+		xsu_track(xc, 1, 0, sh, 0);
 		for (m = 1; m < 16; m++) {
 			local_irq_save(flags);
-			xsu_begin(xc, 0);
-			dyn = xsu_constrain(xc, 0, m, false);
+			xsu_begin(xc, 0, false);
+			dyn = xsu_constrain(xc, 0, m, false, false);
 			xsu_end(xc, 0);
 			local_irq_restore(flags);
 			KUNIT_EXPECT_EQ(test, dyn, (u64)m);
@@ -201,7 +226,7 @@ static void move_keeps_old_counter_until_settled(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, dyn[0], 0);
 	/* HT1 failed on a counter HT0 is leaving: HT0 will report settling */
 	local_irq_save(flags);
-	xsu_begin(xc, 1);
+	xsu_begin(xc, 1, false);
 	waits = xsu_wait_settle(xc, 1);
 	xsu_end(xc, 1);
 	first = xsu_settle(xc, 0);
@@ -215,7 +240,7 @@ static void move_keeps_old_counter_until_settled(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, dyn[0], 0x1);
 	/* settled: nothing to wait for */
 	local_irq_save(flags);
-	xsu_begin(xc, 0);
+	xsu_begin(xc, 0, false);
 	waits = xsu_wait_settle(xc, 0);
 	xsu_end(xc, 0);
 	local_irq_restore(flags);
@@ -239,13 +264,18 @@ static void failed_pass_leaves_no_state(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, xc->thread[0].excl, 0x1);
 	KUNIT_EXPECT_EQ(test, xc->thread[0].shared, 0x2);
 
-	/* Inside a pass, release does nothing: put-back events hold none. */
+	/*
+	 * Inside a pass, release does nothing: put-back events hold none.
+	 * The placement keeps the counter through the next settle.
+	 */
 	local_irq_save(flags);
-	xsu_begin(xc, 0);
+	xsu_begin(xc, 0, false);
 	xsu_release(xc, 0, 0);
 	xsu_end(xc, 0);
+	xsu_settle(xc, 0);
 	local_irq_restore(flags);
 	KUNIT_EXPECT_EQ(test, xc->thread[0].excl, 0x1);
+	KUNIT_EXPECT_EQ(test, xc->thread[0].place_excl, 0x1);
 	xsu_add(&a, 0x3, false, -1);
 	xsu_txn(xc, 0, &a, false, dyn);
 	KUNIT_EXPECT_EQ(test, xc->thread[0].excl, 0x1);
@@ -274,6 +304,155 @@ static void switch_off_clears_states(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, xc->thread[1].shared, 0);
 }
 
+/*
+ * Switching on, between the two steps: a thread already tracked records
+ * its passes although masks do not apply yet, so that the states are
+ * exact when they do.
+ */
+static void tracked_pass_before_enable(struct kunit *test)
+{
+	struct xsu_core *xc = xsu_new(test);
+	struct xsu_window a = { }, b = { };
+	u64 dyn[8];
+
+	xsu_disable(xc);
+	xsu_track(xc, 0, BIT_ULL(0), 0, 0);
+	/* HT0 moves its corrupting event to c1 before masks apply. */
+	xsu_add(&a, 0x3, true, 1);
+	xsu_txn(xc, 0, &a, true, dyn);
+	KUNIT_EXPECT_EQ(test, dyn[0], 0x3);
+	xsu_settled(xc, 0);
+	KUNIT_EXPECT_EQ(test, xsu_counter_state(xc, 0, 0), XSU_UNUSED);
+	KUNIT_EXPECT_EQ(test, xsu_counter_state(xc, 0, 1), XSU_EXCLUSIVE);
+
+	xsu_track(xc, 1, 0, 0, 0);
+	xsu_enable(xc);
+	xsu_add(&b, 0x3, false, 0);
+	xsu_txn(xc, 1, &b, false, dyn);
+	KUNIT_EXPECT_EQ(test, dyn[0], 0x1);
+}
+
+/*
+ * A pinned event of a reclaim pass sees only the sibling's pinned states;
+ * outside a reclaim pass, or for a flexible event, every state counts.
+ */
+static void reclaim_sees_pinned_states_only(struct kunit *test)
+{
+	struct xsu_core *xc = xsu_new(test);
+	struct xsu_window sib = { }, a = { };
+	u64 dyn[8];
+
+	xsu_add(&sib, 0x1, true, 0);		/* flexible, corrupting, c0 */
+	xsu_add_pinned(&sib, 0x2, true, 1);	/* pinned, corrupting, c1 */
+	xsu_add(&sib, 0x4, false, 2);		/* flexible, c2 */
+	xsu_txn(xc, 1, &sib, true, dyn);
+	xsu_settled(xc, 1);
+
+	xsu_add_pinned(&a, 0xf, false, -1);
+	xsu_add_pinned(&a, 0xf, true, -1);
+	xsu_add(&a, 0xf, false, -1);
+	xsu_txn(xc, 0, &a, false, dyn);
+	KUNIT_EXPECT_EQ(test, dyn[0], 0xc);
+	KUNIT_EXPECT_EQ(test, dyn[1], 0x8);
+	KUNIT_EXPECT_EQ(test, dyn[2], 0xc);
+
+	a.reclaim = true;
+	xsu_txn(xc, 0, &a, false, dyn);
+	KUNIT_EXPECT_EQ(test, dyn[0], 0xd);
+	KUNIT_EXPECT_EQ(test, dyn[1], 0xd);
+	KUNIT_EXPECT_EQ(test, dyn[2], 0xc);
+}
+
+/*
+ * A counter taken back stays disabled (held) until the sibling has left
+ * it: its settle tells the holder to look again, and then it is free.
+ */
+static void reclaimed_counter_held_until_left(struct kunit *test)
+{
+	struct xsu_core *xc = xsu_new(test);
+	struct xsu_window sib = { }, a = { };
+	u64 dyn[8];
+
+	xsu_add(&sib, 0x3, true, 0);
+	xsu_txn(xc, 1, &sib, true, dyn);
+	xsu_settled(xc, 1);
+
+	/* HT0's pinned event takes c0 in a reclaim pass */
+	xsu_add_pinned(&a, 0x1, false, 0);
+	a.reclaim = true;
+	xsu_txn(xc, 0, &a, true, dyn);
+	KUNIT_EXPECT_EQ(test, dyn[0], 0x1);
+	xsu_settled(xc, 0);
+	KUNIT_EXPECT_EQ(test, xsu_held_now(xc, 0), 0x1);
+	KUNIT_EXPECT_EQ(test, xsu_held_now(xc, 0), 0x1);
+
+	/* HT1 reschedules: its event must leave c0 */
+	xsu_txn(xc, 1, &sib, false, dyn);
+	KUNIT_EXPECT_EQ(test, dyn[0], 0x2);
+	sib.counter[0] = 1;
+	xsu_txn(xc, 1, &sib, true, dyn);
+	/* not settled yet: HT1's hardware may still run c0 */
+	KUNIT_EXPECT_EQ(test, xsu_held_now(xc, 0), 0x1);
+	KUNIT_EXPECT_TRUE(test, xsu_settled(xc, 1));
+	KUNIT_EXPECT_EQ(test, xsu_held_now(xc, 0), 0);
+	/* nothing held: nothing to report any more */
+	xsu_txn(xc, 1, &sib, true, dyn);
+	KUNIT_EXPECT_FALSE(test, xsu_settled(xc, 1));
+	KUNIT_EXPECT_EQ(test, xsu_counter_state(xc, 0, 0), XSU_SHARED);
+}
+
+/* A reclaim pass never takes a counter from the sibling's pinned events. */
+static void reclaim_leaves_pinned_alone(struct kunit *test)
+{
+	struct xsu_core *xc = xsu_new(test);
+	struct xsu_window sib = { }, a = { };
+	u64 dyn[8];
+
+	xsu_add_pinned(&sib, 0xf, true, 0);
+	xsu_add_pinned(&sib, 0xf, true, 1);
+	xsu_add_pinned(&sib, 0xf, false, 2);
+	xsu_add_pinned(&sib, 0xf, false, 3);
+	xsu_txn(xc, 1, &sib, true, dyn);
+	xsu_settled(xc, 1);
+
+	xsu_add_pinned(&a, 0xf, false, -1);
+	a.reclaim = true;
+	xsu_txn(xc, 0, &a, false, dyn);
+	KUNIT_EXPECT_EQ(test, dyn[0], 0xc);
+	a.corrupting[0] = true;
+	xsu_txn(xc, 0, &a, false, dyn);
+	KUNIT_EXPECT_EQ(test, dyn[0], 0);
+}
+
+/* Switching off or going offline frees what was held. */
+static void held_cleared_when_off(struct kunit *test)
+{
+	struct xsu_core *xc = xsu_new(test);
+	struct xsu_window sib = { }, a = { };
+	u64 dyn[8];
+
+	xsu_add(&sib, 0x1, true, 0);
+	xsu_txn(xc, 1, &sib, true, dyn);
+	xsu_settled(xc, 1);
+	xsu_add_pinned(&a, 0x1, false, 0);
+	a.reclaim = true;
+	xsu_txn(xc, 0, &a, true, dyn);
+	xsu_settled(xc, 0);
+	KUNIT_EXPECT_EQ(test, xsu_held_now(xc, 0), 0x1);
+	xsu_disable(xc);
+	KUNIT_EXPECT_EQ(test, xsu_held_now(xc, 0), 0);
+
+	xsu_thread_online(xc, 0, true);
+	xsu_thread_online(xc, 1, true);
+	xsu_txn(xc, 1, &sib, true, dyn);
+	xsu_settled(xc, 1);
+	xsu_txn(xc, 0, &a, true, dyn);
+	xsu_settled(xc, 0);
+	KUNIT_EXPECT_EQ(test, xsu_held_now(xc, 0), 0x1);
+	xsu_thread_offline(xc, 1);
+	KUNIT_EXPECT_EQ(test, xsu_held_now(xc, 0), 0);
+}
+
 static void switch_on_from_counters(struct kunit *test)
 {
 	struct xsu_core *xc = xsu_new(test);
@@ -287,8 +466,8 @@ static void switch_on_from_counters(struct kunit *test)
 	xsu_txn(xc, 1, &b, true, dyn);
 
 	/* Each thread records what is on its counters, then masks apply. */
-	xsu_track(xc, 0, BIT_ULL(a.counter[0]), 0);
-	xsu_track(xc, 1, 0, BIT_ULL(b.counter[0]));
+	xsu_track(xc, 0, BIT_ULL(a.counter[0]), 0, 0);
+	xsu_track(xc, 1, 0, BIT_ULL(b.counter[0]), 0);
 	KUNIT_EXPECT_EQ(test, xsu_counter_state(xc, 0, 0), XSU_EXCLUSIVE);
 	KUNIT_EXPECT_EQ(test, xsu_counter_state(xc, 1, 0), XSU_SHARED);
 	xsu_enable(xc);
@@ -326,11 +505,11 @@ static void corrupting_present_follows_account(struct kunit *test)
 
 	local_irq_save(flags);
 	xsu_account(xc, 1, 1);
-	xsu_begin(xc, 0);
+	xsu_begin(xc, 0, false);
 	present[0] = xsu_corrupting_present(xc, 0);
 	xsu_end(xc, 0);
 	xsu_account(xc, 1, -1);
-	xsu_begin(xc, 0);
+	xsu_begin(xc, 0, false);
 	present[1] = xsu_corrupting_present(xc, 0);
 	xsu_end(xc, 0);
 	local_irq_restore(flags);
@@ -340,7 +519,7 @@ static void corrupting_present_follows_account(struct kunit *test)
 	xsu_disable(xc);
 	local_irq_save(flags);
 	xsu_account(xc, 1, 1);
-	xsu_begin(xc, 0);
+	xsu_begin(xc, 0, false);
 	present[2] = xsu_corrupting_present(xc, 0);
 	xsu_end(xc, 0);
 	local_irq_restore(flags);
@@ -400,7 +579,7 @@ static void lock_usage_from_hardirq(struct kunit *test)
 	xsu_txn(xc, 0, &a, true, dyn);
 	KUNIT_EXPECT_EQ(test, dyn[0], 0xe);
 	xsu_disable(xc);
-	xsu_track(xc, 0, 0, BIT_ULL(a.counter[0]));
+	xsu_track(xc, 0, 0, BIT_ULL(a.counter[0]), 0);
 	xsu_enable(xc);
 	xsu_thread_offline(xc, 1);
 
@@ -415,6 +594,11 @@ static struct kunit_case x86_intel_xsu_cases[] = {
 	KUNIT_CASE(failed_pass_leaves_no_state),
 	KUNIT_CASE(switch_off_clears_states),
 	KUNIT_CASE(switch_on_from_counters),
+	KUNIT_CASE(tracked_pass_before_enable),
+	KUNIT_CASE(reclaim_sees_pinned_states_only),
+	KUNIT_CASE(reclaimed_counter_held_until_left),
+	KUNIT_CASE(reclaim_leaves_pinned_alone),
+	KUNIT_CASE(held_cleared_when_off),
 	KUNIT_CASE(offline_releases_counters),
 	KUNIT_CASE(corrupting_present_follows_account),
 	KUNIT_CASE(lock_usage_from_hardirq),
