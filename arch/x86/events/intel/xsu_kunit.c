@@ -860,4 +860,4 @@ kunit_test_suites(&x86_intel_xsu_suite, &x86_intel_xsu_arb_suite);
 
 MODULE_DESCRIPTION("KUnit tests for the Intel HT counter exclusion (XSU) and its arbitration");
 MODULE_LICENSE("GPL");
-MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+MODULE_IMPORT_NS("EXPORTED_FOR_KUNIT_TESTING");

@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * x86pmu-half A B GROUPS WINDOW_MS: a thread that asks for half of the
+ * counters gets them, every time (tests/host/half.sh runs it).
+ *
+ * On CPU B, four flexible corrupting events count system-wide for the
+ * whole run (r81d0, r82d0, r11d0, r12d0: more than half of the four GP
+ * counters, each needing the sibling's counter unused). On CPU A, GROUPS
+ * groups of two GP events (r00c4, r00c5: half of the counters), one after
+ * another, each opened, enabled for WINDOW_MS, read and closed, in turn:
+ * per task (a busy child bound to CPU A) and CPU-wide, counting and
+ * sampling (period 100000). Every group must have run at least 95% of the
+ * time it was enabled: the arbitration guarantees a thread half of the
+ * counters while its sibling competes. The sibling's events must run too.
+ * With the emulator's ledger present and the workaround on, nothing may
+ * leak.
+ *
+ * Prints one line per group that fell short, the worst share per kind of
+ * group, and the sibling's shares; exit 1 when a group ran less than 95%,
+ * 2 when an event cannot be opened.
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <linux/perf_event.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define XPMU_MSR_LEAKED		0x58504d00
+#define XPMU_MSR_EXPOSED_NS	0x58504d01
+#define MIN_SHARE		0.95
+#define NR_SIBLING		4
+
+static const uint64_t sibling_events[NR_SIBLING] = {
+	0x81d0, 0x82d0, 0x11d0, 0x12d0
+};
+
+static const char *const kinds[4] = {
+	"per-task counting", "per-task sampling",
+	"CPU-wide counting", "CPU-wide sampling",
+};
+
+static int open_event(uint64_t config, pid_t pid, int cpu, int group,
+		      uint64_t period)
+{
+	struct perf_event_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_RAW;
+	attr.config = config;
+	attr.exclude_kernel = 1;
+	attr.exclude_hv = 1;
+	attr.disabled = group < 0;
+	attr.sample_period = period;
+	attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
+			   PERF_FORMAT_TOTAL_TIME_RUNNING | PERF_FORMAT_GROUP;
+	return syscall(__NR_perf_event_open, &attr, pid, cpu, group,
+		       PERF_FLAG_FD_CLOEXEC);
+}
+
+/* A busy child bound to @cpu: the task a per-task group counts. */
+static pid_t busy_child(int cpu)
+{
+	volatile uint64_t x = 0;
+	cpu_set_t set;
+	pid_t pid;
+
+	pid = fork();
+	if (pid)
+		return pid;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+	for (;;)
+		x += x * 7 + 1;
+}
+
+static void sleep_ms(int ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+static int ledger(int fd, uint64_t *leaked, uint64_t *exposed)
+{
+	return fd >= 0 && pread(fd, leaked, 8, XPMU_MSR_LEAKED) == 8 &&
+	       pread(fd, exposed, 8, XPMU_MSR_EXPOSED_NS) == 8 ? 0 : -1;
+}
+
+int main(int argc, char **argv)
+{
+	double worst[4] = { 1, 1, 1, 1 }, share;
+	uint64_t l0 = 0, e0 = 0, l1 = 0, e1 = 0, v[5];
+	int a, b, groups, window, g, i, sib[NR_SIBLING], msr;
+	int short_groups = 0, kind_runs[4] = { 0 };
+	char path[64];
+	pid_t child;
+
+	if (argc != 5) {
+		fprintf(stderr, "usage: x86pmu-half CPU_A CPU_B GROUPS WINDOW_MS\n");
+		return 2;
+	}
+	a = atoi(argv[1]);
+	b = atoi(argv[2]);
+	groups = atoi(argv[3]);
+	window = atoi(argv[4]);
+
+	snprintf(path, sizeof(path), "/dev/cpu/%d/msr", a);
+	msr = open(path, O_RDONLY);
+	if (ledger(msr, &l0, &e0))
+		msr = -1;
+
+	for (i = 0; i < NR_SIBLING; i++) {
+		sib[i] = open_event(sibling_events[i], -1, b, -1, 0);
+		if (sib[i] < 0) {
+			perror("perf_event_open (CPU B)");
+			return 2;
+		}
+		ioctl(sib[i], PERF_EVENT_IOC_ENABLE, 0);
+	}
+	child = busy_child(a);
+	sleep_ms(200);
+
+	for (g = 0; g < groups; g++) {
+		int kind = g % 4, lead, member;
+		pid_t pid = kind < 2 ? child : -1;
+		int cpu = kind < 2 ? -1 : a;
+		uint64_t period = kind & 1 ? 100000 : 0;
+
+		lead = open_event(0x00c4, pid, cpu, -1, period);
+		member = lead < 0 ? -1 : open_event(0x00c5, pid, cpu, lead, period);
+		if (lead < 0 || member < 0) {
+			perror("perf_event_open (CPU A)");
+			kill(child, SIGKILL);
+			return 2;
+		}
+		ioctl(lead, PERF_EVENT_IOC_ENABLE, 0);
+		sleep_ms(window);
+		if (read(lead, v, sizeof(v)) < (ssize_t)(3 * sizeof(v[0])))
+			v[1] = v[2] = 0;
+		close(member);
+		close(lead);
+		/* v: nr, time_enabled, time_running, counts */
+		share = v[1] ? (double)v[2] / v[1] : 0;
+		if (share < worst[kind])
+			worst[kind] = share;
+		kind_runs[kind]++;
+		if (share < MIN_SHARE) {
+			short_groups++;
+			printf("group %d (%s): ran %.1f%% of %.3f s enabled\n", g,
+			       kinds[kind], 100 * share, v[1] / 1e9);
+		}
+	}
+	kill(child, SIGKILL);
+	waitpid(child, NULL, 0);
+
+	printf("%d groups of r00c4,r00c5 on CPU %d beside r81d0,r82d0,r11d0,r12d0 on CPU %d, %d ms each\n",
+	       groups, a, b, window);
+	for (i = 0; i < 4; i++)
+		printf("  %-18s %3d groups, lowest share %.1f%%\n", kinds[i],
+		       kind_runs[i], 100 * worst[i]);
+	for (i = 0; i < NR_SIBLING; i++) {
+		uint64_t s[4];
+
+		if (read(sib[i], s, sizeof(s)) < (ssize_t)(3 * sizeof(s[0])))
+			s[1] = s[2] = 0;
+		printf("  sibling r%04llx: ran %.1f%%\n",
+		       (unsigned long long)sibling_events[i],
+		       s[1] ? 100.0 * s[2] / s[1] : 0);
+		close(sib[i]);
+	}
+	if (msr >= 0 && !ledger(msr, &l1, &e1))
+		printf("  ledger over the run: leaked=%llu exposed_ns=%llu\n",
+		       (unsigned long long)(l1 - l0),
+		       (unsigned long long)(e1 - e0));
+	printf("%d of %d groups ran less than %.0f%% of their window\n",
+	       short_groups, groups, 100 * MIN_SHARE);
+	return short_groups ? 1 : 0;
+}
