@@ -25,7 +25,7 @@
 # started its timer (the enable) and every expiry, and the simulator
 # replays that with a tick per bin of 1/BINS interval (replay_args()):
 # --startN/--durN, --rotationsN, --first (which thread acted first in a
-# bin) and --hold (a demand's life, two intervals and a jiffy as
+# bin) and --hold (a demand's life, 25 intervals and a jiffy as
 # intel_xsu_hold() keeps it, CONFIG_HZ from the kernel build). Without the
 # record (a kernel without tracing, or a trace that lost events) both
 # rotate once a tick and the prediction is the mean of the orders fixed
@@ -223,7 +223,7 @@ def replay_args(gr):
             first[en] = str(t)
         args += ["--start%d" % t, str(en), "--dur%d" % t, str(end - en), "--rotations%d" % t,
                  "".join(str(min(9, d)) for d in digits)]
-    hold = (2 * -(-iv // JIFFY) + 1) * JIFFY
+    hold = (25 * -(-iv // JIFFY) + 1) * JIFFY
     return args + ["--ticks", str(end), "--hold", str(round(hold * BINS / iv)),
                    "--first", "".join(first)]
 

@@ -600,8 +600,8 @@ int sim_run(const struct sim_config *cfg, const struct sim_policy *pol,
 		xsu_arb_init(&s->arb, cfg->pmu.nr_gp);
 		s->glue.xc = &s->xc;
 		s->glue.arb = &s->arb;
-		/* two multiplexing intervals */
-		s->glue.hold = cfg->hold > 0 ? cfg->hold : 2;
+		/* 25 multiplexing intervals, as intel/core.c */
+		s->glue.hold = cfg->hold > 0 ? cfg->hold : 25;
 		s->hooks = s->xsu == SIM_XSU_SERIES ? &pass_xsu_arb_hooks :
 						     &pass_xsu_hooks;
 		s->ctx = s->xsu == SIM_XSU_SERIES ? (void *)&s->glue : &s->xc;

@@ -626,15 +626,16 @@ static void test_first(void)
 /*
  * A replay in bins finer than a tick (the host's record, 1/K tick a bin):
  * both threads rotating in the first bin of every tick, their starts and
- * the demand's life (--hold) K times as many bins, run as the same lists
- * one tick a bin, every event K times the running bins. The demand's life
- * matters here: with 2 bins instead of 2 ticks, a demand lapses before
- * the waiter renews it and the fractions change.
+ * the demand's life (--hold, 25 ticks by default) K times as many bins,
+ * run as the same lists one tick a bin, every event K times the running
+ * bins. The demand's life matters here: with less than a tick's bins, a
+ * demand lapses before its thread's next pass renews it and the
+ * fractions change.
  */
 static void test_hold_bins(void)
 {
 	static const char *const list = "r81d0,r08d1,r10d1,r01d1,cycles,instructions,branches,r20cc";
-	enum { K = 5, TICKS = 60 };
+	enum { K = 5, TICKS = 60, HOLD = 25 };
 	static char rot[TICKS * K + 1];
 	long ticks[2][SIM_MAX_EVENTS], bins[2][SIM_MAX_EVENTS];
 	bool ok = true;
@@ -653,7 +654,7 @@ static void test_hold_bins(void)
 	events(1, list, 3 * K);
 	cfg.rotations[0] = rot;
 	cfg.rotations[1] = rot;
-	cfg.hold = 2 * K;
+	cfg.hold = HOLD * K;
 	run(SIM_HK, SIM_XSU_SERIES);
 	running_of(bins);
 	for (tid = 0; tid < 2; tid++)
@@ -664,17 +665,17 @@ static void test_hold_bins(void)
 					 ticks[tid][e]);
 				ok = false;
 			}
-	cfg.hold = 0;
+	cfg.hold = K - 1;
 	run(SIM_HK, SIM_XSU_SERIES);
 	running_of(bins);
 	for (tid = 0, t = 0; tid < 2; tid++)
 		for (e = 0; e < cfg.th[tid].n; e++)
 			t |= bins[tid][e] != K * ticks[tid][e];
 	if (!t) {
-		tap_diag("  a demand of 2 bins ran as one of 2 ticks: --hold unproven");
+		tap_diag("  a demand of K - 1 bins ran as one of 25 ticks: --hold unproven");
 		ok = false;
 	}
-	tap_result(ok, "--hold: a replay in 1/5-tick bins, the demand 10 bins, runs as the same lists a tick a bin");
+	tap_result(ok, "--hold: a replay in 1/5-tick bins, the demand 125 bins, runs as the same lists a tick a bin");
 }
 
 /*

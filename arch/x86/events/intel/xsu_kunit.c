@@ -673,12 +673,50 @@ static void arb_demand_and_lapse(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, xsu_arb_gpmax(arb, 0, 4, t0 + 5), 4);
 	/* HT1 itself is not held back by its own demand. */
 	KUNIT_EXPECT_EQ(test, xsu_arb_gpmax(arb, 1, 4, t0), 4);
-	/* A committed pass publishes nothing. */
+	/* A pass with no event needing a GP counter publishes nothing. */
 	xsu_arb_begin(arb, 0);
 	KUNIT_EXPECT_FALSE(test, xsu_arb_end(arb, 0, 0, 0, 0, t0, 5));
 	KUNIT_EXPECT_EQ(test, arb->demand[0], 0);
 	KUNIT_EXPECT_FALSE(test, xsu_arb_waits(arb, 0));
 	KUNIT_EXPECT_TRUE(test, xsu_arb_waits(arb, 1));
+}
+
+/*
+ * A committed pass renews a standing demand, and asks nothing of the
+ * sibling: a thread whose task runs in short slices keeps its share
+ * across them, instead of failing at every switch-in after the sibling
+ * took the counters back. Without a standing demand it publishes none.
+ * The demand lapses once passes stop.
+ */
+static void arb_committed_pass_renews(struct kunit *test)
+{
+	const u64 two[] = { 0xf, 0xf };
+	struct xsu_arb *arb = arb_new(test);
+	int i;
+
+	xsu_arb_init(arb, 4);
+	xsu_arb_begin(arb, 1);
+	xsu_arb_note(arb, 1, 0, two[0], false);
+	xsu_arb_note(arb, 1, 1, two[1], false);
+	KUNIT_EXPECT_FALSE(test, xsu_arb_end(arb, 1, 0, 0x3, 0xc, 90, 5));
+	KUNIT_EXPECT_EQ(test, arb->demand[1], 0);
+
+	KUNIT_EXPECT_TRUE(test, arb_fail(arb, 1, two, 0, 2, 0, 0xf, 100));
+	xsu_arb_rescheduled(arb, 0);
+	/* HT1's task runs again every 3 ticks: its passes place both */
+	for (i = 1; i <= 10; i++) {
+		xsu_arb_begin(arb, 1);
+		xsu_arb_note(arb, 1, 0, two[0], false);
+		xsu_arb_note(arb, 1, 1, two[1], false);
+		KUNIT_EXPECT_FALSE(test, xsu_arb_end(arb, 1, 0, 0x3, 0xc,
+						     100 + 3 * i, 5));
+		KUNIT_EXPECT_FALSE(test, xsu_arb_waits(arb, 1));
+		KUNIT_EXPECT_EQ(test, xsu_arb_gpmax(arb, 0, 4, 100 + 3 * i + 2),
+				2);
+	}
+	KUNIT_EXPECT_FALSE(test, arb->kicked[0]);
+	/* no pass for longer than the hold: the sibling gets all back */
+	KUNIT_EXPECT_EQ(test, xsu_arb_gpmax(arb, 0, 4, 100 + 30 + 5), 4);
 }
 
 /*
@@ -750,6 +788,8 @@ static void arb_demand_only_when_static_fits(struct kunit *test)
 	/* Five events on four counters: multiplexing, not the sibling. */
 	KUNIT_EXPECT_FALSE(test, arb_fail(arb, 0, five, 0, 5, 0, 0xf, 10));
 	KUNIT_EXPECT_EQ(test, arb->demand[0], 0);
+	KUNIT_EXPECT_FALSE(test, xsu_arb_waits(arb, 0));
+	KUNIT_EXPECT_FALSE(test, arb->kicked[1]);
 
 	/* No corrupting event: the events that need a GP counter count. */
 	arb_fail(arb, 0, mix, 0, 3, 0, 0xf, 10);
@@ -842,6 +882,7 @@ static struct kunit_case x86_intel_xsu_arb_cases[] = {
 	KUNIT_CASE(arb_budget_table),
 	KUNIT_CASE(arb_demand_and_lapse),
 	KUNIT_CASE(arb_demand_only_when_static_fits),
+	KUNIT_CASE(arb_committed_pass_renews),
 	KUNIT_CASE(arb_kick_once_and_tied_counters),
 	KUNIT_CASE(arb_retry_bounded),
 	KUNIT_CASE(arb_want_from_the_failed_event),
