@@ -7,11 +7,11 @@
 # beside a sibling that counts four corrupting events; every group must run
 # at least 95% of its window. With the workaround on, the emulator's ledger
 # may not move. HALF_GROUPS and HALF_WINDOW_MS on the kernel command line
-# change the defaults (100 groups of 500 ms). Where the erratum cannot occur
+# change the defaults (100 groups of 1000 ms). Where the erratum cannot occur
 # nothing competes, and the same must hold.
 
 GROUPS=${HALF_GROUPS:-100}
-WINDOW=${HALF_WINDOW_MS:-500}
+WINDOW=${HALF_WINDOW_MS:-1000}
 
 . /tests/host/siblings.sh
 trap 'kill $la $lb 2>/dev/null; [ -n "$orig" ] && echo "$orig" > "$KNOB"' EXIT
