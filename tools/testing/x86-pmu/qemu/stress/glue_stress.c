@@ -19,6 +19,12 @@
  *    pinned GP events at a time, never corrupting ones, which fit whatever
  *    the sibling runs, so only the sibling's arbitration could fail them;
  *  - time_running <= time_enabled and counts never go backwards;
+ *  - a thread that asks for at most half of the GP counters gets them:
+ *    the lists that ran while their CPU's open lists had at most two
+ *    events needing a GP counter (generic events counted too, though they
+ *    may use a fixed counter) and no hotplug happened ran at least 90% of
+ *    their enabled time taken together, and none that was enabled for
+ *    20 ms or more never ran;
  *  - at the end, with everything closed and the NMI watchdog off (its
  *    event is not the stress's, and may sit on a GP counter), each thread
  *    can run four pinned corrupting events at once, which needs every
@@ -74,6 +80,20 @@ static long lists, events, reads, pinned_opened, opens_refused;
 static long switches, hotplugs;
 static long pinned_errors, backwards, running_gt_enabled;
 static long leaked_on, exposed_on, windows;
+/* The lists that asked for at most half of the GP counters. */
+static long half_lists, half_never;
+static uint64_t half_enabled, half_running;
+static double half_worst = 1;
+static pthread_mutex_t half_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/*
+ * What each CPU's open lists ask for: their events that need a GP counter,
+ * and, for each worker's list, the most its CPU asked for while it was
+ * open (an increase only comes with an open).
+ */
+#define HALF_GP		2
+static int asked[2];
+static int *asked_max[2][2];
 
 static void add(long *v, long d)
 {
@@ -221,13 +241,59 @@ static void check_read(struct open_event *e)
  * One pass of a worker: a random event list on its CPU, opened, enabled,
  * read while a load runs, disabled and closed.
  */
-static void pass(unsigned int *seed, int cpu, bool may_pin)
+/* A list of @gp events needing a GP counter opens on thread @t. */
+static void half_open(int t, int slot, int gp, int *max)
+{
+	int other;
+
+	pthread_mutex_lock(&half_lock);
+	asked[t] += gp;
+	*max = asked[t];
+	asked_max[t][slot] = max;
+	other = slot ^ 1;
+	if (asked_max[t][other] && *asked_max[t][other] < asked[t])
+		*asked_max[t][other] = asked[t];
+	pthread_mutex_unlock(&half_lock);
+}
+
+/*
+ * The list closes: if its CPU asked for at most half of the counters
+ * meanwhile and no CPU went offline, add its share of time on counters.
+ */
+static void half_close(int t, int slot, int gp, int max, long hotplugs0,
+		       const struct open_event *ev, int nev)
+{
+	uint64_t enabled = 0, running = 0;
+	int i;
+
+	pthread_mutex_lock(&half_lock);
+	asked[t] -= gp;
+	asked_max[t][slot] = NULL;
+	if (max <= HALF_GP && hotplugs == hotplugs0 && nev) {
+		for (i = 0; i < nev; i++) {
+			enabled += ev[i].last_enabled;
+			running += ev[i].last_running;
+		}
+		half_lists++;
+		half_enabled += enabled;
+		half_running += running;
+		if (enabled && (double)running / enabled < half_worst)
+			half_worst = (double)running / enabled;
+		if (enabled >= 20000000 && !running && half_never++ < 5)
+			printf("# asked for at most half and never ran: %d events on CPU %d, enabled %llu ns\n",
+			       nev, cpu_of[t], (unsigned long long)enabled);
+	}
+	pthread_mutex_unlock(&half_lock);
+}
+
+static void pass(unsigned int *seed, int t, int slot, bool may_pin)
 {
 	struct open_event ev[MAX_EVENTS];
 	int n = 1 + rand_r(seed) % MAX_EVENTS, i, group = -1, pinned_gp = 0;
 	bool per_cpu = rand_r(seed) % 2, grouped = rand_r(seed) % 3 == 0;
 	bool pinned_list = may_pin && rand_r(seed) % 3 == 0;
-	int nev = 0;
+	int nev = 0, cpu = cpu_of[t], max = 0;
+	long hotplugs0 = hotplugs;
 
 	for (i = 0; i < n; i++) {
 		struct perf_event_attr attr = {
@@ -285,6 +351,7 @@ static void pass(unsigned int *seed, int cpu, bool may_pin)
 	}
 	add(&lists, 1);
 	add(&events, nev);
+	half_open(t, slot, nev, &max);
 
 	for (i = 0; i < nev; i++)
 		if (!grouped || ev[i].fd == group)
@@ -301,6 +368,7 @@ static void pass(unsigned int *seed, int cpu, bool may_pin)
 			ioctl(ev[i].fd, PERF_EVENT_IOC_DISABLE, 0);
 	for (i = 0; i < nev; i++)
 		check_read(&ev[i]);
+	half_close(t, slot, nev, max, hotplugs0, ev, nev);
 	for (i = nev - 1; i >= 0; i--)
 		close(ev[i].fd);
 }
@@ -308,6 +376,8 @@ static void pass(unsigned int *seed, int cpu, bool may_pin)
 struct worker {
 	pthread_t thread;
 	int cpu;
+	int t;		/* its CPU's thread, 0 or 1 */
+	int slot;	/* which of its CPU's workers */
 	bool may_pin;
 	unsigned int seed;
 };
@@ -318,7 +388,7 @@ static void *worker(void *arg)
 
 	while (!stop) {
 		pin(w->cpu);	/* again: hotplug may have broken it */
-		pass(&w->seed, w->cpu, w->may_pin);
+		pass(&w->seed, w->t, w->slot, w->may_pin);
 	}
 	return NULL;
 }
@@ -533,6 +603,8 @@ int main(int argc, char **argv)
 	t0 = now();
 	for (i = 0; i < 2 * WORKERS_PER_CPU; i++) {
 		w[i].cpu = cpu_of[i % 2];
+		w[i].t = i % 2;
+		w[i].slot = i / 2;
 		w[i].may_pin = i < 2;	/* one pinning worker per CPU */
 		w[i].seed = seed * 7919 + i;
 		pthread_create(&w[i].thread, NULL, worker, &w[i]);
@@ -605,6 +677,11 @@ int main(int argc, char **argv)
 	tap(running_gt_enabled == 0, "time_running <= time_enabled (%ld reads, %ld not)",
 	    reads, running_gt_enabled);
 	tap(backwards == 0, "counts and times never go backwards (%ld seen)", backwards);
+	tap(!half_lists || (half_never == 0 &&
+			    half_running >= 0.9 * half_enabled),
+	    "a thread asking for at most half of the counters runs: %ld lists, %.1f%% of their time, lowest %.1f%%, %ld enabled 20 ms never ran",
+	    half_lists, half_enabled ? 100.0 * half_running / half_enabled : 100,
+	    100 * half_worst, half_never);
 	tap(free0 == 4 && free1 == 4,
 	    "all closed (NMI watchdog off too): 4 pinned corrupting events run alone on each thread (%d, %d)",
 	    free0, free1);
