@@ -19,8 +19,10 @@
  *
  * The state is indexed by counter and kept small (312 bytes); the
  * depth-first search is iterative with an explicit stack that is part of
- * it. No recursion and no allocation, so the matcher can run in the
- * context-switch and hrtimer paths with interrupts disabled.
+ * it. No recursion and no allocation, and every loop ends within a bound
+ * that holds whatever the input (see match_cheapest() for the one that
+ * needs an explicit one), so the matcher can run in the context-switch and
+ * hrtimer paths with interrupts disabled.
  *
  * The x86 constraints beyond a plain matching are reduced to one:
  *
