@@ -20,6 +20,9 @@ make -s -C "$H" KSRC="$KSRC" O="$OUT" all "$OUT/counter_match.su" ||
 step "matcher properties: exhaustive, randomized against brute force"
 "$OUT/match_test" | tee "$RESULTS/harness-match.tap"
 
+step "matcher bound: a broken cost planted in the cheapest-path search"
+"$OUT/match_bound_test" | tee "$RESULTS/harness-match-bound.tap"
+
 step "XSU unit: table, protocol walkthrough, release, switching, hotplug"
 "$OUT/xsu_test" | tee "$RESULTS/harness-xsu.tap"
 

@@ -71,6 +71,30 @@ static void test_greedy_counterexample(void)
 		   "matcher places all 4 of {0x6,0x8,0x9,0xb}");
 }
 
+/*
+ * A set from real tables that upstream's greedy refuses: on Gracemont (the
+ * Alder Lake E-core, 6 GP counters), the PEBS load latency event 0x5d0 may
+ * use GP counters 0-1 (intel_grt_pebs_event_constraints) and
+ * instructions:ppp fixed counter 0 or GP counter 0
+ * (tnt_get_event_constraints()). Written out here; the KUnit suite
+ * x86_counter_match reads them from the kernel's table.
+ */
+static void test_gracemont(void)
+{
+	struct match_instance in = {
+		.n = 3, .masks = { 0x3, FIXED(0) | 0x1, FIXED(0) | 0x1 },
+		.gpmax = 6, .prev = { -1, -1, -1 },
+	};
+	int assign[3], g;
+
+	g = 3 - greedy_assign(in.masks, 3, 0, 6, assign);
+	tap_diag("upstream greedy places %d of Gracemont's 0x5d0 and two instructions:ppp", g);
+	tap_result(g == 2,
+		   "upstream greedy places 2 of Gracemont's 0x5d0 (0x3) and two instructions:ppp (fixed 0, counter 0)");
+	tap_result(check_instance(&in, 3),
+		   "matcher places all 3 of Gracemont's 0x5d0 and two instructions:ppp");
+}
+
 /* All 15^4 tuples of non-empty masks of 4 events on 4 GP counters. */
 static void test_exhaustive_4x4(void)
 {
@@ -827,6 +851,7 @@ static void test_edges(void)
 int main(void)
 {
 	test_greedy_counterexample();
+	test_gracemont();
 	test_exhaustive_4x4();
 	test_random("random: up to 8 GP + fixed + metric, gpmax, vs brute force, fewest moves",
 		    false, 10, 20000, 1, true);
