@@ -207,10 +207,12 @@ bool xsu_arb_end(struct xsu_arb *arb, int tid, u64 unplaced, u64 held,
 
 	/*
 	 * Within one tick, ask again only after giving up more counters:
-	 * the retries are bounded by the number of counters.
+	 * the retries are bounded by the number of counters. Only a sibling
+	 * whose last pass failed waits: a demand that its placed passes keep
+	 * alive asks for no retry.
 	 */
 	used = hweight64(held & gp_all);
-	if (xsu_arb_demand(arb, sib, now) &&
+	if (arb->waits[sib] && xsu_arb_demand(arb, sib, now) &&
 	    (arb->retried[sib] != now + 1 || used < arb->retry_held[sib]) &&
 	    used <= xsu_arb_budget(arb->nr_gp, xsu_arb_demand(arb, sib, now))) {
 		arb->retried[sib] = now + 1;

@@ -690,7 +690,7 @@ static void arb_demand_and_lapse(struct kunit *test)
  */
 static void arb_committed_pass_renews(struct kunit *test)
 {
-	const u64 two[] = { 0xf, 0xf };
+	const u64 two[] = { 0xf, 0xf }, four[] = { 0xf, 0xf, 0xf, 0xf };
 	struct xsu_arb *arb = arb_new(test);
 	int i;
 
@@ -715,6 +715,8 @@ static void arb_committed_pass_renews(struct kunit *test)
 				2);
 	}
 	KUNIT_EXPECT_FALSE(test, arb->kicked[0]);
+	/* HT1 waits for nothing: HT0 within its budget asks it to retry nothing */
+	KUNIT_EXPECT_FALSE(test, arb_fail(arb, 0, four, 0xf, 4, 0x3, 0x3, 131));
 	/* no pass for longer than the hold: the sibling gets all back */
 	KUNIT_EXPECT_EQ(test, xsu_arb_gpmax(arb, 0, 4, 100 + 30 + 5), 4);
 }
