@@ -19,15 +19,17 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 ONTO=base
+HEAD_REF=HEAD
 while [ $# -gt 1 ]; do
 	case $1 in
 	--series) SERIES_DIR=$(realpath -m "$2") ;;
 	--onto) ONTO=$2 ;;
+	--head) HEAD_REF=$2 ;;
 	*) break ;;
 	esac
 	shift 2
 done
-[ $# -eq 1 ] || { echo "usage: $0 [--series DIR] [--onto REF] TREE (a git tree whose REF..HEAD is the series)" >&2; exit 2; }
+[ $# -eq 1 ] || { echo "usage: $0 [--series DIR] [--onto REF] [--head REF] TREE (a git tree whose ONTO..HEAD is the series)" >&2; exit 2; }
 tree=$1
 list=$SERIES_DIR/series
 # Where the new files are written (the repository; tests point elsewhere).
@@ -43,7 +45,7 @@ while IFS= read -r line; do
 	esac
 done < "$list"
 
-mapfile -t commits < <(git -C "$tree" rev-list --reverse "$ONTO..HEAD")
+mapfile -t commits < <(git -C "$tree" rev-list --reverse "$ONTO..$HEAD_REF")
 [ ${#commits[@]} -eq ${#patches[@]} ] ||
 	die "$tree has ${#commits[@]} commits over base, the series ${#patches[@]} patches"
 
@@ -70,7 +72,7 @@ done
 
 for f in "${new_files[@]}"; do
 	tmp=$(mktemp)
-	git -C "$tree" show "HEAD:$f" > "$tmp"
+	git -C "$tree" show "$HEAD_REF:$f" > "$tmp"
 	if ! cmp -s "$tmp" "$FILES_DIR/$f"; then
 		mv "$tmp" "$FILES_DIR/$f"
 		echo "updated $f"
