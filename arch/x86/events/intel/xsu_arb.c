@@ -25,8 +25,11 @@
  *    would let the sibling keep exactly the counters the window already
  *    has.
  *
- *  - A demand lapses after @hold without a pass of its thread. Every pass
- *    extends a standing demand, the ones that place everything included:
+ *  - A demand stands while its thread holds GP counters (a CPU-wide group
+ *    that fits makes no pass for as long as it runs), and lapses @hold
+ *    after the thread let its last one go, or after its last pass.
+ *    Every pass extends a standing demand, the ones that place everything
+ *    included:
  *    a thread whose task runs in short slices keeps its share across them,
  *    where a demand renewed by failures only would lapse while the task is
  *    switched out, let the sibling take the counters back, and fail the
@@ -243,6 +246,7 @@ void xsu_arb_thread_reset(struct xsu_arb *arb, int tid)
 	arb->retried[tid] = 0;
 	arb->retry_held[tid] = 0;
 	arb->rotates[tid] = false;
+	arb->holds[tid] = false;
 	arb->waits[tid] = false;
 	arb->n[tid] = 0;
 	arb->corrupting[tid] = 0;

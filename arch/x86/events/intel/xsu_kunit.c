@@ -780,6 +780,32 @@ static void arb_offline_forgets(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, arb->kicked[0]);
 }
 
+/*
+ * A demand stands while its thread holds GP counters, however long it
+ * makes no pass, and for the hold after it let the last one go.
+ */
+static void arb_demand_stands_while_holding(struct kunit *test)
+{
+	const u64 two[] = { 0xf, 0xf };
+	struct xsu_arb *arb = arb_new(test);
+
+	xsu_arb_init(arb, 4);
+	KUNIT_EXPECT_TRUE(test, arb_fail(arb, 1, two, 0, 2, 0, 0xf, 200));
+	xsu_arb_rescheduled(arb, 0);
+	/* HT1's group is placed on c0-c1 and stays, without a pass */
+	xsu_arb_round(arb, 1, false, 0x3, 201, 5);
+	KUNIT_EXPECT_EQ(test, xsu_arb_gpmax(arb, 0, 4, 201 + 1000), 2);
+	/* a fixed counter alone holds nothing the sibling wants */
+	xsu_arb_round(arb, 1, false, BIT_ULL(32), 1300, 5);
+	KUNIT_EXPECT_EQ(test, xsu_arb_gpmax(arb, 0, 4, 1304), 2);
+	KUNIT_EXPECT_EQ(test, xsu_arb_gpmax(arb, 0, 4, 1305), 4);
+	/* held again: stands again */
+	xsu_arb_round(arb, 1, false, 0x1, 1306, 5);
+	KUNIT_EXPECT_EQ(test, xsu_arb_gpmax(arb, 0, 4, 5000), 2);
+	xsu_arb_thread_reset(arb, 1);
+	KUNIT_EXPECT_EQ(test, xsu_arb_gpmax(arb, 0, 4, 5000), 4);
+}
+
 static void arb_demand_only_when_static_fits(struct kunit *test)
 {
 	const u64 five[] = { 0xf, 0xf, 0xf, 0xf, 0xf };
@@ -854,7 +880,7 @@ static void arb_no_kick_for_a_rotating_sibling(struct kunit *test)
 
 	xsu_arb_init(arb, 4);
 	/* HT0 holds all four counters but rotates: HT1 only publishes. */
-	xsu_arb_round(arb, 0, true);
+	xsu_arb_round(arb, 0, true, 0, 0, 5);
 	KUNIT_EXPECT_FALSE(test, arb_fail(arb, 1, two, 0x3, 2, 0, 0xf, 10));
 	KUNIT_EXPECT_EQ(test, arb->demand[1], 2);
 	KUNIT_EXPECT_FALSE(test, arb->kicked[0]);
@@ -863,19 +889,19 @@ static void arb_no_kick_for_a_rotating_sibling(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, xsu_arb_gpmax(arb, 0, 4, 15), 4);
 
 	/* A round of HT0 that fits: it is asked again. */
-	xsu_arb_round(arb, 0, false);
+	xsu_arb_round(arb, 0, false, 0, 0, 5);
 	KUNIT_EXPECT_TRUE(test, arb_fail(arb, 1, two, 0x3, 2, 0, 0xf, 20));
 	KUNIT_EXPECT_TRUE(test, arb->kicked[0]);
 	xsu_arb_rescheduled(arb, 0);
 
 	/* No retry for a waiting HT1 that rotates either. */
-	xsu_arb_round(arb, 1, true);
+	xsu_arb_round(arb, 1, true, 0, 0, 5);
 	KUNIT_EXPECT_FALSE(test, arb_fail(arb, 0, four, 0xf, 4, 0x3, 0, 20));
-	xsu_arb_round(arb, 1, false);
+	xsu_arb_round(arb, 1, false, 0, 0, 5);
 	KUNIT_EXPECT_TRUE(test, arb_fail(arb, 0, four, 0xf, 4, 0x3, 0, 21));
 
 	/* Going offline forgets that a thread rotated: asked when back. */
-	xsu_arb_round(arb, 0, true);
+	xsu_arb_round(arb, 0, true, 0, 0, 5);
 	xsu_arb_thread_reset(arb, 0);
 	KUNIT_EXPECT_TRUE(test, arb_fail(arb, 1, one, 0, 1, 0, 0xf, 30));
 }
@@ -885,6 +911,7 @@ static struct kunit_case x86_intel_xsu_arb_cases[] = {
 	KUNIT_CASE(arb_demand_and_lapse),
 	KUNIT_CASE(arb_demand_only_when_static_fits),
 	KUNIT_CASE(arb_committed_pass_renews),
+	KUNIT_CASE(arb_demand_stands_while_holding),
 	KUNIT_CASE(arb_kick_once_and_tied_counters),
 	KUNIT_CASE(arb_retry_bounded),
 	KUNIT_CASE(arb_want_from_the_failed_event),
