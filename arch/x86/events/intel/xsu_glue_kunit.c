@@ -906,7 +906,9 @@ static void glue_knob_off_takes_no_core_lock(struct kunit *test)
 			       "the workaround on, a pass ran without the lock");
 
 	KUNIT_ASSERT_EQ(test, xsu_glue_knob(false), 0);
-	msleep(50);	/* kicks sent before the switch have run */
+	/* Kicks sent before the switch take the lock: let them run first. */
+	irq_work_sync(per_cpu_ptr(&intel_xsu_kick, g->cpu[0]));
+	irq_work_sync(per_cpu_ptr(&intel_xsu_kick, g->cpu[1]));
 	done = xsu_glue_pass_under_lock(g, &started);
 	KUNIT_EXPECT_TRUE_MSG(test, started && done,
 			      "the workaround off, HT1's pass waited for the lock");
