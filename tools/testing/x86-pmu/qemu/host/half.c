@@ -12,6 +12,10 @@
  * sampling (period 100000). Every group must have run at least 95% of the
  * time it was enabled: the arbitration guarantees a thread half of the
  * counters while its sibling competes. The sibling's events must run too.
+ * A first group, before them, is not counted: it finds the sibling
+ * holding every counter and waits for it to give two back (an interrupt
+ * on the sibling's CPU and its reschedule, tens of milliseconds under
+ * emulation on a busy host); its share is printed.
  * With the emulator's ledger present and the workaround on, nothing may
  * leak.
  *
@@ -131,8 +135,8 @@ int main(int argc, char **argv)
 	child = busy_child(a);
 	sleep_ms(200);
 
-	for (g = 0; g < groups; g++) {
-		int kind = g % 4, lead, member;
+	for (g = -1; g < groups; g++) {
+		int kind = (g + 4) % 4, lead, member;
 		pid_t pid = kind < 2 ? child : -1;
 		int cpu = kind < 2 ? -1 : a;
 		uint64_t period = kind & 1 ? 100000 : 0;
@@ -152,6 +156,11 @@ int main(int argc, char **argv)
 		close(lead);
 		/* v: nr, time_enabled, time_running, counts */
 		share = v[1] ? (double)v[2] / v[1] : 0;
+		if (g < 0) {
+			printf("first group (%s, not counted): ran %.1f%% of %.3f s enabled\n",
+			       kinds[kind], 100 * share, v[1] / 1e9);
+			continue;
+		}
 		if (share < worst[kind])
 			worst[kind] = share;
 		kind_runs[kind]++;
