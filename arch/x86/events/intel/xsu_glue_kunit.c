@@ -917,6 +917,9 @@ static void glue_knob_off_takes_no_core_lock(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, s.tracked[0] || s.tracked[1] || s.enabled);
 	KUNIT_EXPECT_TRUE(test, xsu_glue_running(x1));
 	KUNIT_EXPECT_TRUE(test, xsu_glue_running(b1));
+
+	/* On again while the events run (glue_knob_cycle_forgets_demands()). */
+	KUNIT_EXPECT_EQ(test, xsu_glue_knob(true), 0);
 }
 
 /*
@@ -1122,6 +1125,44 @@ static void glue_budget_spares_pinned_events(struct kunit *test)
 	xsu_glue_expect_no_leak(g, &ledger);
 }
 
+/*
+ * Switched off while both threads compete for counters, the events
+ * released meanwhile, then switched on again: nothing of the arbitration
+ * before the switch may outlive it. A demand still standing would cap the
+ * sibling to half its counters with nothing left to use them: HT0's four
+ * corrupting events must all run at once again.
+ */
+static void glue_knob_cycle_forgets_demands(struct kunit *test)
+{
+	struct xsu_glue *g = test->priv;
+	struct perf_event *x[4], *b[2];
+	struct xsu_glue_snap s;
+	int i, ret;
+
+	xsu_glue_hold_all(g, x, 4);
+	for (i = 0; i < 2; i++) {
+		b[i] = xsu_glue_event(g, 1, GLUE_BRANCHES, false);
+		perf_event_enable(b[i]);
+	}
+	ret = xsu_glue_wait(g, &s, s.demand[0] && s.demand[1] && s.shared[1]);
+	KUNIT_ASSERT_EQ_MSG(test, ret, 0, "demands HT0 %d HT1 %d, HT1 S %llx",
+			    s.demand[0], s.demand[1], s.shared[1]);
+
+	KUNIT_ASSERT_EQ(test, xsu_glue_knob(false), 0);
+	for (i = 0; i < 4; i++)
+		xsu_glue_release(g, x[i]);
+	for (i = 0; i < 2; i++)
+		xsu_glue_release(g, b[i]);
+	KUNIT_ASSERT_EQ(test, xsu_glue_knob(true), 0);
+
+	ret = xsu_glue_wait(g, &s, xsu_glue_snap_clean(&s) &&
+			    !s.demand[0] && !s.demand[1]);
+	KUNIT_EXPECT_EQ_MSG(test, ret, 0,
+			    "off, release, on: demands HT0 %d HT1 %d still stand",
+			    s.demand[0], s.demand[1]);
+	xsu_glue_hold_all(g, x, 4);
+}
+
 static struct kunit_case x86_intel_xsu_glue_cases[] = {
 	KUNIT_CASE_SLOW(glue_protocol_real_events),
 	KUNIT_CASE_SLOW(glue_pinned_reclaims_held_counter),
@@ -1132,6 +1173,7 @@ static struct kunit_case x86_intel_xsu_glue_cases[] = {
 	KUNIT_CASE_SLOW(glue_arbitration_both_threads_run),
 	KUNIT_CASE_SLOW(glue_tied_event_gets_its_counter),
 	KUNIT_CASE_SLOW(glue_budget_spares_pinned_events),
+	KUNIT_CASE_SLOW(glue_knob_cycle_forgets_demands),
 	{}
 };
 
