@@ -2,6 +2,7 @@
 /* State and helpers behind the user-space shim headers. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <time.h>
 
 #include <linux/bug.h>
@@ -81,6 +82,17 @@ void shim_lock_usage(struct shim_lock_class *class, unsigned int usage)
 	fprintf(stderr,
 		"WARNING: inconsistent lock state: %s taken in hard interrupt context and with interrupts enabled\n",
 		class->name);
+}
+
+void shim_lock_recursion(struct shim_lock_class *class)
+{
+	WRITE_ONCE(debug_locks, 0);
+	__atomic_fetch_add(&shim_warnings, 1, __ATOMIC_RELAXED);
+	fprintf(stderr,
+		"WARNING: possible recursive locking detected: %s taken by the thread that holds it; aborting rather than deadlock\n",
+		class ? class->name : "a lock");
+	fflush(NULL);
+	abort();
 }
 
 void init_completion(struct completion *x)

@@ -11,7 +11,9 @@
  * interrupts enabled could deadlock against itself; the first time both
  * are seen, a warning is printed, counted in shim_warnings and
  * debug_locks goes to 0, as lockdep's "inconsistent lock state" report
- * does. Nothing else of lockdep is modelled (see kconfig.h).
+ * does. A thread taking a lock it holds already would deadlock: that is
+ * reported the same way, and the program aborts rather than hang. Nothing
+ * else of lockdep is modelled (see kconfig.h).
  */
 #ifndef _SHIM_LINUX_SPINLOCK_H
 #define _SHIM_LINUX_SPINLOCK_H
@@ -38,6 +40,8 @@ typedef struct {
 } raw_spinlock_t;
 
 void shim_lock_usage(struct shim_lock_class *class, unsigned int usage);
+void shim_lock_recursion(struct shim_lock_class *class)
+	__attribute__((noreturn));
 
 static inline void shim_raw_spin_lock_init(raw_spinlock_t *l,
 					   struct shim_lock_class *class)
@@ -53,11 +57,21 @@ static inline void shim_raw_spin_lock_init(raw_spinlock_t *l,
 	shim_raw_spin_lock_init((l), &__key);				\
 } while (0)
 
+/* Only this thread writes the owner it compares with: no race. */
+static inline bool shim_lock_held(raw_spinlock_t *l)
+{
+	return __atomic_load_n(&l->held, __ATOMIC_RELAXED) &&
+	       pthread_equal(__atomic_load_n(&l->owner, __ATOMIC_RELAXED),
+			     pthread_self());
+}
+
 static inline void raw_spin_lock(raw_spinlock_t *l)
 {
+	if (shim_lock_held(l))
+		shim_lock_recursion(l->class);
 	pthread_mutex_lock(&l->mutex);
-	l->owner = pthread_self();
-	l->held = 1;
+	__atomic_store_n(&l->owner, pthread_self(), __ATOMIC_RELAXED);
+	__atomic_store_n(&l->held, 1, __ATOMIC_RELAXED);
 	if (l->class)
 		shim_lock_usage(l->class,
 				(shim_in_hardirq ? SHIM_LOCK_IN_HARDIRQ : 0) |
@@ -66,8 +80,8 @@ static inline void raw_spin_lock(raw_spinlock_t *l)
 
 static inline void raw_spin_unlock(raw_spinlock_t *l)
 {
-	WARN_ON(!l->held || !pthread_equal(l->owner, pthread_self()));
-	l->held = 0;
+	WARN_ON(!shim_lock_held(l));
+	__atomic_store_n(&l->held, 0, __ATOMIC_RELAXED);
 	pthread_mutex_unlock(&l->mutex);
 }
 
@@ -81,11 +95,5 @@ static inline void raw_spin_unlock(raw_spinlock_t *l)
 	raw_spin_unlock(l);						\
 	shim_irq_restore(flags);					\
 } while (0)
-
-/* Called with the lock held by this thread: owner is stable then. */
-static inline bool shim_lock_held(raw_spinlock_t *l)
-{
-	return l->held && pthread_equal(l->owner, pthread_self());
-}
 
 #endif
