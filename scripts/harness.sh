@@ -4,8 +4,9 @@
 # Build and run the user-space harness (tools/testing/x86-pmu): the
 # kernel's KUnit suites built on the harness's KUnit shim, property tests
 # of the matcher against oracles, the libFuzzer target, the
-# micro-benchmark against upstream's greedy, and the matcher's frame size.
-# Each writes TAP into build/results/.
+# micro-benchmark against upstream's greedy, the matcher's frame size, and
+# the mutation check (planted bugs that some test must catch). Each writes
+# TAP into build/results/.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -158,3 +159,9 @@ else
 	r2="not ok 2 - matcher deepest chain: '${chain%% *}' bytes (sum $lent)"
 fi
 printf '%s\n%s\n1..2\n' "$r" "$r2" | tee "$RESULTS/harness-stack.tap"
+
+step "mutation check: every planted bug of mutations.txt fails some test"
+# Each bug in a copy of arch/x86/events (build/mutation/src); which test
+# caught it on its line, the logs in build/mutation/logs/.
+"$H/mutate.sh" -o "$BUILD/mutation" -k "$KSRC" |
+	tee "$RESULTS/harness-mutation.tap"

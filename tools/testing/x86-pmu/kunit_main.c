@@ -8,10 +8,12 @@
  *                  (as kunit.filter_glob)
  */
 #include <fnmatch.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <kunit/test.h>
 
@@ -154,6 +156,55 @@ void kunit_shim_mark_skipped(struct kunit *test, const char *fmt, ...)
 
 static const char *filter_suite = "*", *filter_case = "*";
 
+/* The case running, for a crash to be reported against it. */
+static const char *crash_case;
+static int crash_nr;
+
+/*
+ * A case that crashes (a sanitizer's abort, a segfault) ends the program,
+ * where the kernel would end the case's kthread, and so does one that is
+ * killed (timeout(1)'s SIGTERM: it hangs): the case is reported failed
+ * first, then the signal does what it would have done.
+ */
+static void crash_handler(int sig)
+{
+	static char buf[512];
+	int n;
+
+	fflush(stdout);
+	n = snprintf(buf, sizeof(buf),
+		     "    # %s: %s (signal %d), the program ends here\n    not ok %d %s\n",
+		     crash_case ? crash_case : "?",
+		     sig == SIGTERM ? "killed" : "crashed", sig, crash_nr,
+		     crash_case ? crash_case : "?");
+	if (crash_case && n > 0 && write(STDOUT_FILENO, buf, n) < 0)
+		n = 0;
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+/* A sanitizer's report ends in abort(), so that the case is named. */
+const char *__asan_default_options(void)
+{
+	return "abort_on_error=1";
+}
+
+const char *__ubsan_default_options(void)
+{
+	return "abort_on_error=1:print_stacktrace=1";
+}
+
+static void catch_crashes(void)
+{
+	static const int sigs[] = {
+		SIGABRT, SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTERM,
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(sigs); i++)
+		signal(sigs[i], crash_handler);
+}
+
 static bool suite_selected(const struct kunit_suite *suite)
 {
 	return !fnmatch(filter_suite, suite->name, 0);
@@ -225,8 +276,10 @@ static bool run_suite(struct kunit_suite *suite, int nr)
 	for (c = suite->test_cases; c->run_case; c++) {
 		if (!case_selected(c))
 			continue;
+		crash_case = c->name;
+		crash_nr = ++i;
 		c->status = run_case(suite, c, &test);
-		i++;
+		crash_case = NULL;
 		switch (c->status) {
 		case KUNIT_SUCCESS:
 			printf("    ok %d %s\n", i, c->name);
@@ -282,6 +335,7 @@ int main(int argc, char **argv)
 		}
 	}
 
+	catch_crashes();
 	for (i = 0; i < nr_suites; i++)
 		n += suite_selected(suites[i]);
 	printf("KTAP version 1\n1..%d\n", n);
