@@ -35,7 +35,8 @@ series:
 bench:
 	@scripts/setup.sh && scripts/prepare-tree.sh 6.12 && \
 		$(MAKE) -s -C tools/testing/x86-pmu KSRC=$(CURDIR)/build/linux-6.12 \
-		O=$(CURDIR)/build/harness all && build/harness/match_bench
+		O=$(CURDIR)/build/harness $(CURDIR)/build/harness/match_bench && \
+		build/harness/match_bench
 
 mutation:
 	@scripts/setup.sh && scripts/prepare-tree.sh 6.12 && scripts/apply-series.sh && \
