@@ -8,6 +8,9 @@
 # and:
 #   make series  export the series (git format-patch) into build/series/
 #   make bench   the matcher micro-benchmark alone
+#   make mutation  the mutation check alone: every planted bug of
+#                tools/testing/x86-pmu/mutations.txt must fail a test
+#                (ARGS="--all" runs every test on each; ARGS="ID...")
 #   make sim     the scheduling simulator's six scenarios; make sim ARGS="..."
 #                runs it with your own arguments (ARGS="--help")
 #   make sim-fairness  the XSU policies side by side: utilization, fairness
@@ -17,7 +20,7 @@
 #   make clean   remove build outputs (keeps the extracted tree)
 #   make distclean  remove build/ entirely
 
-.PHONY: run check series bench sim sim-fairness sim-metrics clean distclean
+.PHONY: run check series bench mutation sim sim-fairness sim-metrics clean distclean
 
 run:
 	@scripts/run.sh
@@ -32,7 +35,13 @@ series:
 bench:
 	@scripts/setup.sh && scripts/prepare-tree.sh 6.12 && \
 		$(MAKE) -s -C tools/testing/x86-pmu KSRC=$(CURDIR)/build/linux-6.12 \
-		O=$(CURDIR)/build/harness all && build/harness/match_bench
+		O=$(CURDIR)/build/harness $(CURDIR)/build/harness/match_bench && \
+		build/harness/match_bench
+
+mutation:
+	@scripts/setup.sh && scripts/prepare-tree.sh 6.12 && scripts/apply-series.sh && \
+		tools/testing/x86-pmu/mutate.sh -o $(CURDIR)/build/mutation \
+		-k $(CURDIR)/build/linux-6.12 $(ARGS)
 
 sim:
 	@scripts/sim.sh $(ARGS)
@@ -44,7 +53,7 @@ sim-metrics:
 	@scripts/sim.sh --metric-table --ticks 1000 $(ARGS)
 
 clean:
-	rm -rf build/harness build/results build/series build/kunit \
+	rm -rf build/harness build/mutation build/results build/series build/kunit \
 		build/selftests build/initramfs.cpio build/bisect build/bisect-out \
 		build/bisect-ok
 	-git -C build/linux-6.12 worktree prune 2>/dev/null

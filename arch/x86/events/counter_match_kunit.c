@@ -111,6 +111,10 @@ static void gpmax_caps_gp_counters(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, match(test, mixed, 3, 0, 1, NULL), 1);
 	KUNIT_EXPECT_EQ(test, match(test, mixed, 3, 0, 2, NULL), 0);
 	KUNIT_EXPECT_EQ(test, match(test, mixed, 3, 0, 0, NULL), 2);
+
+	/* The same where the slow path must keep the GP counter blocked. */
+	KUNIT_EXPECT_EQ(test, match(test, (u64[]){ 0x1, 0x1 | FIXED(0) |
+						   FIXED(1) }, 2, 0, 0, NULL), 1);
 }
 
 /* Ice Lake topdown: slots on fixed counter 3, metrics from bit 48. */
@@ -155,6 +159,34 @@ static void paired_events(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, match(test, (u64[]){ 0x2 }, 1, 0x1, 6, NULL), 1);
 }
 
+/*
+ * An event that may use a fixed counter gets it while it is free, leaving
+ * the general-purpose counters to the events that need them; within a
+ * kind, the lowest counter. The same when the first fit leaves an event
+ * out and the slow path takes over from it.
+ */
+static void fixed_counters_preferred(struct kunit *test)
+{
+	const u64 two[] = { GP(4) | FIXED(1), 0xc };
+	const u64 five[] = { 0x6, 0x8, 0x9, 0xb, GP(8) | FIXED(0) };
+	int assign[5] = { -1, -1, -1, -1, -1 };
+
+	KUNIT_EXPECT_EQ(test, match(test, (u64[]){ GP(4) | FIXED(0) }, 1, 0, 4,
+				    assign), 0);
+	KUNIT_EXPECT_EQ(test, assign[0], INTEL_PMC_IDX_FIXED + 0);
+
+	assign[0] = -1;
+	KUNIT_EXPECT_EQ(test, match(test, two, 2, 0, 4, assign), 0);
+	KUNIT_EXPECT_EQ(test, assign[0], INTEL_PMC_IDX_FIXED + 1);
+	KUNIT_EXPECT_EQ(test, assign[1], 2);
+
+	/* The first fit leaves 0xb out: the slow path goes on from it. */
+	assign[0] = -1;
+	assign[1] = -1;
+	KUNIT_EXPECT_EQ(test, match(test, five, 5, 0, 8, assign), 0);
+	KUNIT_EXPECT_EQ(test, assign[4], INTEL_PMC_IDX_FIXED + 0);
+}
+
 /* Events keep their counters; the one that must move is the only one. */
 static void warm_start_moves_least(struct kunit *test)
 {
@@ -191,6 +223,24 @@ static void nothing_moves_when_all_can_stay(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, match(test, (u64[]){ 0x11, 0x15 }, 2, 0x2, 6,
 				    pairs), 0);
 	KUNIT_EXPECT_EQ(test, pairs[0], 4);
+}
+
+/*
+ * A history in which two events claim one counter (junk, or stale): one
+ * of them keeps it, and no more events move than must: here the other
+ * one alone. Only the cheapest augmenting paths get there.
+ */
+static void conflicting_history_moves_least(struct kunit *test)
+{
+	const u64 masks[] = { 0x6, 0xd, 0xd, 0x3 };
+	const int prev[] = { 2, 3, 2, 0 };
+	int assign[4], i, moved = 0;
+
+	memcpy(assign, prev, sizeof(assign));
+	KUNIT_EXPECT_EQ(test, match(test, masks, 4, 0, 4, assign), 0);
+	for (i = 0; i < 4; i++)
+		moved += assign[i] != prev[i];
+	KUNIT_EXPECT_EQ(test, moved, 1);
 }
 
 /* History that is out of range or illegal is ignored. */
@@ -419,11 +469,13 @@ static void exhaustive_four_counters(struct kunit *test)
 static struct kunit_case x86_counter_match_cases[] = {
 	KUNIT_CASE(greedy_counterexample),
 	KUNIT_CASE(fixed_and_gp_mix),
+	KUNIT_CASE(fixed_counters_preferred),
 	KUNIT_CASE(gpmax_caps_gp_counters),
 	KUNIT_CASE(metric_counters),
 	KUNIT_CASE(paired_events),
 	KUNIT_CASE(warm_start_moves_least),
 	KUNIT_CASE(nothing_moves_when_all_can_stay),
+	KUNIT_CASE(conflicting_history_moves_least),
 	KUNIT_CASE(junk_history_ignored),
 	KUNIT_CASE(perf_assign_events_constraints),
 	KUNIT_CASE(perf_assign_events_ignores_assign_on_entry),

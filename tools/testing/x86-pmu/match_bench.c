@@ -21,7 +21,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "../../../arch/x86/events/counter_match.h"
+#include "counter_match.h"
 #include "oracle.h"
 #include "tap.h"
 #include "upstream_greedy.h"

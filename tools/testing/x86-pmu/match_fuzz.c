@@ -11,7 +11,7 @@
 
 #include <linux/bug.h>
 
-#include "../../../arch/x86/events/counter_match.h"
+#include "counter_match.h"
 #include "oracle.h"
 
 int LLVMFuzzerTestOneInput(const u8 *data, size_t size);

@@ -9,9 +9,9 @@
  */
 #include <linux/spinlock.h>
 
-#include "../../../arch/x86/events/counter_match.h"
-#include "../../../arch/x86/events/intel/xsu.h"
-#include "../../../arch/x86/events/intel/xsu_arb.h"
+#include "counter_match.h"
+#include "intel/xsu.h"
+#include "intel/xsu_arb.h"
 #include "pass.h"
 
 void (*pass_commit_hook)(struct xsu_core *xc, int tid,

@@ -11,7 +11,7 @@
  */
 #include <string.h>
 
-#include "../../../arch/x86/events/counter_match.h"
+#include "counter_match.h"
 #include "../../../kernel/events/sched_budget.h"
 #include "oracle.h"
 #include "tap.h"

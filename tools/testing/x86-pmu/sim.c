@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../../arch/x86/events/counter_match.h"
+#include "counter_match.h"
 #include "../../../kernel/events/sched_budget.h"
 #include "oracle.h"
 #include "sim_metrics.h"

@@ -19,9 +19,9 @@
 #include <string.h>
 #include <linux/spinlock.h>
 
-#include "../../../arch/x86/events/counter_match.h"
-#include "../../../arch/x86/events/intel/xsu.h"
-#include "../../../arch/x86/events/intel/xsu_arb.h"
+#include "counter_match.h"
+#include "intel/xsu.h"
+#include "intel/xsu_arb.h"
 #include "../../../kernel/events/sched_budget.h"
 #include "oracle.h"
 #include "pass.h"

@@ -39,7 +39,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "../../../arch/x86/events/counter_match.h"
+#include "counter_match.h"
 #include "sim_metrics.h"
 
 #define JSON_SUBDIR	"/tools/perf/pmu-events/arch/x86/"

@@ -20,8 +20,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../../arch/x86/events/intel/xsu.h"
-#include "../../../arch/x86/events/intel/xsu_arb.h"
+#include "intel/xsu.h"
+#include "intel/xsu_arb.h"
 #include "oracle.h"
 #include "pass.h"
 #include "tap.h"

@@ -247,6 +247,42 @@ static void move_keeps_old_counter_until_settled(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, waits);
 }
 
+/*
+ * The sibling that failed on counters being left is told once: after the
+ * settle that reported it, later settles of the thread report nothing
+ * until the sibling fails on them again.
+ */
+static void settle_reports_once(struct kunit *test)
+{
+	struct xsu_core *xc = xsu_new(test);
+	struct xsu_window a = { }, b = { };
+	unsigned long flags;
+	bool waits;
+	u64 dyn[8];
+
+	xsu_add(&a, 0x1, false, 0);
+	xsu_txn(xc, 0, &a, true, dyn);
+	xsu_settled(xc, 0);
+	a.mask[0] = 0x2;
+	a.counter[0] = 1;
+	xsu_txn(xc, 0, &a, true, dyn);
+	xsu_add(&b, 0x1, true, 0);
+	xsu_txn(xc, 1, &b, false, dyn);
+	local_irq_save(flags);
+	xsu_begin(xc, 1, false);
+	waits = xsu_wait_settle(xc, 1);
+	xsu_end(xc, 1);
+	local_irq_restore(flags);
+	KUNIT_ASSERT_TRUE(test, waits);
+	KUNIT_EXPECT_TRUE(test, xsu_settled(xc, 0));
+
+	/* HT0 moves back and settles: HT1 is not waiting any more. */
+	a.mask[0] = 0x1;
+	a.counter[0] = 0;
+	xsu_txn(xc, 0, &a, true, dyn);
+	KUNIT_EXPECT_FALSE(test, xsu_settled(xc, 0));
+}
+
 /* A transaction that commits nothing leaves the thread's states alone. */
 static void failed_pass_leaves_no_state(struct kunit *test)
 {
@@ -453,6 +489,59 @@ static void held_cleared_when_off(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, xsu_held_now(xc, 0), 0);
 }
 
+/*
+ * A thread that goes offline holding counters it took back forgets them:
+ * its sibling, leaving those counters, has nobody to tell, and the thread
+ * comes back online holding none.
+ */
+static void held_forgotten_offline(struct kunit *test)
+{
+	struct xsu_core *xc = xsu_new(test);
+	struct xsu_window sib = { }, a = { };
+	u64 dyn[8];
+
+	xsu_add(&sib, 0x3, true, 0);
+	xsu_txn(xc, 1, &sib, true, dyn);
+	xsu_settled(xc, 1);
+	xsu_add_pinned(&a, 0x1, false, 0);
+	a.reclaim = true;
+	xsu_txn(xc, 0, &a, true, dyn);
+	xsu_settled(xc, 0);
+	KUNIT_EXPECT_EQ(test, xsu_held_now(xc, 0), 0x1);
+
+	xsu_thread_offline(xc, 0);
+	sib.counter[0] = 1;
+	xsu_txn(xc, 1, &sib, true, dyn);
+	KUNIT_EXPECT_FALSE(test, xsu_settled(xc, 1));
+	xsu_thread_online(xc, 0, true);
+	KUNIT_EXPECT_EQ(test, xc->thread[0].held, 0);
+}
+
+/*
+ * A counter index out of range is not a counter: releasing it changes
+ * nothing of the placement (bit 0 included, where a shift by 64 lands on
+ * x86).
+ */
+static void release_out_of_range(struct kunit *test)
+{
+	struct xsu_core *xc = xsu_new(test);
+	struct xsu_window a = { };
+	unsigned long flags;
+	u64 dyn[8];
+
+	xsu_add(&a, 0x1, true, 0);
+	xsu_txn(xc, 0, &a, true, dyn);
+	xsu_settled(xc, 0);
+
+	local_irq_save(flags);
+	xsu_release(xc, 0, 64);
+	xsu_release(xc, 0, -1);
+	local_irq_restore(flags);
+	xsu_settled(xc, 0);
+	KUNIT_EXPECT_EQ(test, xsu_held(xc, 0), 0x1);
+	KUNIT_EXPECT_EQ(test, xsu_counter_state(xc, 0, 0), XSU_EXCLUSIVE);
+}
+
 static void switch_on_from_counters(struct kunit *test)
 {
 	struct xsu_core *xc = xsu_new(test);
@@ -591,6 +680,7 @@ static struct kunit_case x86_intel_xsu_cases[] = {
 	KUNIT_CASE(static_without_corrupting),
 	KUNIT_CASE(release_returns_unused),
 	KUNIT_CASE(move_keeps_old_counter_until_settled),
+	KUNIT_CASE(settle_reports_once),
 	KUNIT_CASE(failed_pass_leaves_no_state),
 	KUNIT_CASE(switch_off_clears_states),
 	KUNIT_CASE(switch_on_from_counters),
@@ -599,6 +689,8 @@ static struct kunit_case x86_intel_xsu_cases[] = {
 	KUNIT_CASE(reclaimed_counter_held_until_left),
 	KUNIT_CASE(reclaim_leaves_pinned_alone),
 	KUNIT_CASE(held_cleared_when_off),
+	KUNIT_CASE(held_forgotten_offline),
+	KUNIT_CASE(release_out_of_range),
 	KUNIT_CASE(offline_releases_counters),
 	KUNIT_CASE(corrupting_present_follows_account),
 	KUNIT_CASE(lock_usage_from_hardirq),
@@ -745,6 +837,22 @@ static void arb_want_from_the_failed_event(struct kunit *test)
 }
 
 /*
+ * An event that may take any GP counter is tied to none: its sibling has
+ * no counter to leave it, only a budget to keep.
+ */
+static void arb_untied_avoids_nothing(struct kunit *test)
+{
+	const u64 masks[] = { 0xf, 0xf };
+	struct xsu_arb *arb = arb_new(test);
+
+	xsu_arb_init(arb, 4);
+	KUNIT_EXPECT_TRUE(test, arb_fail(arb, 1, masks, 0x3, 2, 0, 0xf, 40));
+	KUNIT_EXPECT_EQ(test, arb->want[1], 0);
+	KUNIT_EXPECT_EQ(test, xsu_arb_avoid(arb, 0, 40), 0);
+	KUNIT_EXPECT_EQ(test, xsu_arb_gpmax(arb, 0, 4, 40), 2);
+}
+
+/*
  * Both threads wait for an event tied to the same counter (perf's
  * MemoryBound group has two events that only count on counter 2): neither
  * leaves that counter to the other, or neither would ever get it.
@@ -804,6 +912,25 @@ static void arb_demand_stands_while_holding(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, xsu_arb_gpmax(arb, 0, 4, 5000), 2);
 	xsu_arb_thread_reset(arb, 1);
 	KUNIT_EXPECT_EQ(test, xsu_arb_gpmax(arb, 0, 4, 5000), 4);
+}
+
+/*
+ * A thread that went offline and came back waits afresh: within the same
+ * tick, it is asked to retry as soon as its sibling stops within its
+ * budget, although it was asked before it went.
+ */
+static void arb_offline_forgets_retries(struct kunit *test)
+{
+	const u64 one[] = { 0xf }, four[] = { 0xf, 0xf, 0xf, 0xf };
+	struct xsu_arb *arb = arb_new(test);
+
+	xsu_arb_init(arb, 4);
+	KUNIT_EXPECT_TRUE(test, arb_fail(arb, 1, one, 0x1, 1, 0, 0xf, 30));
+	KUNIT_EXPECT_TRUE(test, arb_fail(arb, 0, four, 0xf, 4, 0x7, 0, 30));
+	KUNIT_EXPECT_FALSE(test, arb_fail(arb, 0, four, 0xf, 4, 0x7, 0, 30));
+	xsu_arb_thread_reset(arb, 1);
+	arb_fail(arb, 1, one, 0x1, 1, 0, 0x7, 30);
+	KUNIT_EXPECT_TRUE(test, arb_fail(arb, 0, four, 0xf, 4, 0x7, 0, 30));
 }
 
 static void arb_demand_only_when_static_fits(struct kunit *test)
@@ -915,8 +1042,10 @@ static struct kunit_case x86_intel_xsu_arb_cases[] = {
 	KUNIT_CASE(arb_kick_once_and_tied_counters),
 	KUNIT_CASE(arb_retry_bounded),
 	KUNIT_CASE(arb_want_from_the_failed_event),
+	KUNIT_CASE(arb_untied_avoids_nothing),
 	KUNIT_CASE(arb_both_tied_to_one_counter),
 	KUNIT_CASE(arb_offline_forgets),
+	KUNIT_CASE(arb_offline_forgets_retries),
 	KUNIT_CASE(arb_no_kick_for_a_rotating_sibling),
 	{}
 };
