@@ -10,12 +10,17 @@
  * deadlock chains, classes of nested locks, recursion, softirq and
  * NMI contexts) is not modelled: a KUnit case that needs it passes here
  * without proving it; the boots run it under the real lockdep.
+ *
+ * CONFIG_CPU_SUP_INTEL is on because the Intel table the matcher's suite
+ * reads (Gracemont's PEBS constraints) is taken from intel/ds.c of the
+ * kernel tree (kunit-perf-event.sh).
  */
 #ifndef _SHIM_LINUX_KCONFIG_H
 #define _SHIM_LINUX_KCONFIG_H
 
 #define CONFIG_PROVE_LOCKING	1
 #define CONFIG_KUNIT		1
+#define CONFIG_CPU_SUP_INTEL	1
 
 #define __ARG_PLACEHOLDER_1	0,
 #define __take_second_arg(__ignored, val, ...) val
