@@ -85,16 +85,21 @@ export GIT_COMMITTER_EMAIL=$GIT_AUTHOR_EMAIL
 export GIT_AUTHOR_DATE="2026-11-01T00:00:00Z"
 export GIT_COMMITTER_DATE=$GIT_AUTHOR_DATE
 
-# cpu_secs: CPU seconds (user + system) of the finished children of this
-# shell so far; the difference around a build is its CPU time, which
-# another engineer's build on the same cores does not inflate.
-cpu_secs() {
-	times | tail -1 | awk '{
+# cpu_now: sets CPU_NOW to the CPU seconds (user + system) of the finished
+# children of this shell so far (bash's times, run in this shell, not in a
+# subshell); the difference around a build is its CPU time, which another
+# engineer's build on the same cores does not inflate.
+cpu_now() {
+	local f
+	f=$(mktemp)
+	times > "$f"
+	CPU_NOW=$(awk 'NR == 2 {
 		t = 0
 		for (i = 1; i <= 2; i++) {
 			split($i, a, "m"); sub(/s$/, "", a[2]); t += a[1] * 60 + a[2]
 		}
-		printf "%d\n", t }'
+		printf "%d\n", t }' "$f")
+	rm -f "$f"
 }
 
 step() {
