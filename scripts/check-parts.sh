@@ -46,12 +46,14 @@ clean_worktree() {
 	git -C "$wt" checkout -q -f --detach base && git -C "$wt" clean -q -fdx
 }
 
-# cover SET_DIR NAME: the cover letter has its text and the base-commit.
+# cover SET_DIR TREE NPREV: the cover letter has its text, the base-commit
+# and a prerequisite-patch-id per patch of the parts before it (NPREV).
 cover() {
 	local c=$1/0000-cover-letter.patch base
 	base=$(git -C "$2" rev-parse base^{commit})
 	! grep -q -e '\*\*\* SUBJECT HERE \*\*\*' -e '\*\*\* BLURB HERE \*\*\*' "$c" &&
-		grep -qx "base-commit: $base" "$c"
+		grep -qx "base-commit: $base" "$c" &&
+		[ "$(grep -c '^prerequisite-patch-id: ' "$c")" -eq "$3" ]
 }
 
 # am TREE WT SET_DIR BRANCH WHAT: git am every patch of SET_DIR on WT's
@@ -84,6 +86,8 @@ echo "# export: $dir"
 if [ ${#present[@]} -gt 0 ]; then
 	if clean_worktree "$T73" "$BUILD/am-$MAINLINE"; then
 		ok=1
+		nprev=0
+		prev=base
 		for p in "${present[@]}"; do
 			what="part ${p%%-*} ($(part_branch "$p"))"
 			if [ ! -d "$dir/$p" ]; then
@@ -91,8 +95,10 @@ if [ ${#present[@]} -gt 0 ]; then
 				ok=0
 				continue
 			fi
-			cover "$dir/$p" "$T73"
-			result $? "$what: cover letter with its subject, blurb and base-commit (${PARTS_DIR#"$TOP"/}/$p/cover-letter)"
+			cover "$dir/$p" "$T73" "$nprev"
+			result $? "$what: cover letter with its subject, blurb, base-commit and $nprev prerequisite patch ids (${PARTS_DIR#"$TOP"/}/$p/cover-letter)"
+			nprev=$((nprev + $(git -C "$T73" rev-list --count "$prev..$(part_branch "$p")")))
+			prev=$(part_branch "$p")
 			if [ $ok -eq 1 ]; then
 				am "$T73" "$BUILD/am-$MAINLINE" "$dir/$p" "$(part_branch "$p")" "$what on a clean $MAINLINE after the parts before it" || ok=0
 			else
@@ -109,7 +115,7 @@ fi
 # The 6.12 backport, when exported.
 if [ -d "$dir/$LTS" ]; then
 	T612=$(ksrc "$LTS")
-	cover "$dir/$LTS" "$T612"
+	cover "$dir/$LTS" "$T612" 0
 	result $? "the $LTS backport: cover letter with its subject, blurb and base-commit"
 	if clean_worktree "$T612" "$BUILD/am-$LTS"; then
 		am "$T612" "$BUILD/am-$LTS" "$dir/$LTS" series "the $LTS backport on a clean $LTS"
