@@ -216,6 +216,7 @@ build_kernel() {
 		[ $KASAN = n ] && [ "$c" = CONFIG_KASAN=y ] && continue
 		args+=(--kconfig_add="$c")
 	done
+	KUNITS=$(echo $KUNITS)
 	step "building the $name kernel: ${TREE#"$TOP"/} $REF ($(git -C "$dir" rev-parse --short=9 HEAD)), KASAN $KASAN, KUnit ${KUNITS:-none}; log in ${log#"$TOP"/}"
 	(cd "$dir" && PATH=/usr/bin:$PATH python3 tools/testing/kunit/kunit.py build "${args[@]}") \
 		> "$log" 2>&1 ||
