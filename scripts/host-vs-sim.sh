@@ -19,7 +19,9 @@
 # each, MODEL hk (the series), hk+continue (the series with the perf-core
 # continuation) or upstream; scripts/qemu-run.sh sets it from its matrix
 # (default: the 6.12 matrix's). HVS_CONFIG: the series kernel's .config,
-# for its CONFIG_HZ.
+# for its CONFIG_HZ. HVS_TREE: the kernel tree whose perf event tables
+# the simulator reads (--tree), the one the host's perf was built from
+# (default build/linux-6.12; the 7.3 matrix: the series kernel's).
 #
 # perf's metric groups (one perf stat -M GROUP -A on both siblings, the
 # metrics lines of scenarios.sh) are set beside the simulator's
@@ -64,12 +66,13 @@ SIM=${SIM:-$BUILD/harness/x86-pmu-sim}
 # is not there to say).
 hz=$(sed -n 's/^CONFIG_HZ=//p' "${HVS_CONFIG:-$KBUILD/.config}" 2>/dev/null)
 
-python3 - "$SIM" "$dir" "${hz:-250}" "${BINS:-30}" \
+python3 - "$SIM" "$dir" "${hz:-250}" "${BINS:-30}" "${HVS_TREE:-$KSRC}" \
 	${HVS_BOOTS:-hsw-ht:series:hk+continue hsw-ht-6.12:6.12:upstream} <<'PY'
 import re, subprocess, sys
 
 sim, rdir, hz = sys.argv[1], sys.argv[2], int(sys.argv[3])
-BOOTS = [b.split(":") for b in sys.argv[5:]]
+TREE = sys.argv[5]
+BOOTS = [b.split(":") for b in sys.argv[6:]]
 JIFFY = 1000 // hz
 BINS = int(sys.argv[4])
 TOL = 5.0
@@ -142,7 +145,7 @@ def host_metrics(boot):
     return groups
 
 def run_sim(args):
-    cmd = [sim, "--model", "hsw"] + args
+    cmd = [sim, "--tree", TREE, "--model", "hsw"] + args
     out = subprocess.run(cmd, capture_output=True, text=True).stdout
     res, tid = [], None
     for l in out.splitlines():

@@ -329,7 +329,8 @@ fi
 step "the simulator's scenarios on the emulated host beside the simulator"
 config=$(kout series)/.config
 [ "$MATRIX" = "$LTS" ] && config=$KBUILD/.config
-HVS_BOOTS=$HVS_BOOTS HVS_CONFIG=$config "$TOP/scripts/host-vs-sim.sh" > "$RESULTS/host-vs-sim.tap"
+HVS_BOOTS=$HVS_BOOTS HVS_CONFIG=$config HVS_TREE=$PERF_SRC \
+	"$TOP/scripts/host-vs-sim.sh" > "$RESULTS/host-vs-sim.tap"
 cat "$RESULTS/host-vs-sim.tap"
 grep -q '^not ok' "$RESULTS/host-vs-sim.tap" && status=1
 
