@@ -9,6 +9,9 @@
 #   qemu-run.sh --matrix  make check: every host of the boot matrix, and the
 #                         upstream kernel on the affected host for comparison
 #   --only NAME[,NAME]    only these boots of the matrix (and their kernels)
+#   --build-only          build what the boots need, boot nothing (make check
+#                         runs it in the background beside its checks)
+#   --list                print the boots selected, build and boot nothing
 #
 # Two matrices, each a table below (BOOTS): MATRIX=6.12 (scripts/lib.sh,
 # today's default) boots the old series on 6.12 beside the unpatched 6.12;
@@ -30,11 +33,15 @@ set -uo pipefail
 
 matrix=0
 only=
+build_only=0
+list=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--matrix) matrix=1; shift ;;
 	--only) only=,$2,; matrix=1; shift 2 ;;
-	*) echo "usage: $0 [--matrix] [--only NAME,...]" >&2; exit 2 ;;
+	--build-only) build_only=1; shift ;;
+	--list) list=1; shift ;;
+	*) echo "usage: $0 [--matrix] [--only NAME,...] [--build-only] [--list]" >&2; exit 2 ;;
 	esac
 done
 
@@ -156,13 +163,26 @@ suites_of() {
 }
 kunit_tap() { [ "$1" = hsw-ht ] && echo "$RESULTS/kunit.tap" || echo "$RESULTS/kunit-$1.tap"; }
 
+if [ $list -eq 1 ]; then
+	echo "the $MATRIX matrix (MATRIX=$MATRIX):"
+	printf '  %-13s %-9s %-22s %-30s %-34s %-15s %s\n' boot kernel "-cpu" "-smp" runs "kernel args" counted
+	for b in "${BOOTS[@]}"; do
+		IFS='|' read -r name kernel cpu smp run append kind <<< "$b"
+		printf '  %-13s %-9s %-22s %-30s %-34s %-15s %s\n' "$name" "$(label "$kernel")" "$cpu" "$smp" \
+			"$run" "$append" "$([ "$kind" = info ] && echo "no (reported)" || echo yes)"
+	done
+	exit 0
+fi
+
 mkdir -p "$RESULTS"
-for b in "${BOOTS[@]}"; do
-	IFS='|' read -r name _ <<< "$b"
-	rm -f "$RESULTS/boot-$name".* "$(kunit_tap "$name")" "$RESULTS/kunit-$name".{json,log}
-done
-rm -f "$RESULTS"/kunit.json "$RESULTS"/kunit.log "$RESULTS"/host-vs-sim.tap
-[ $matrix -eq 1 ] && [ -z "$only" ] && rm -f "$RESULTS"/emulator-guest.tap
+if [ $build_only -eq 0 ]; then
+	for b in "${BOOTS[@]}"; do
+		IFS='|' read -r name _ <<< "$b"
+		rm -f "$RESULTS/boot-$name".* "$(kunit_tap "$name")" "$RESULTS/kunit-$name".{json,log}
+	done
+	rm -f "$RESULTS"/kunit.json "$RESULTS"/kunit.log "$RESULTS"/host-vs-sim.tap
+	[ $matrix -eq 1 ] && [ -z "$only" ] && rm -f "$RESULTS"/emulator-guest.tap
+fi
 
 fail() {
 	echo "not ok - $*" >> "$RESULTS/kunit.tap"
@@ -206,6 +226,8 @@ else
 			fail "the initramfs of the $LTS backport cannot be built"
 	fi
 fi
+
+[ $build_only -eq 0 ] || exit 0
 
 # The boots, $JOBS at a time: single-threaded TCG keeps one host core busy
 # per boot, so on 2 cores two boots run side by side in the time of one.
