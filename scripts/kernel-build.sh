@@ -29,9 +29,10 @@
 #
 # (COMMON: KUnit itself and the x86 PMU drivers, so that mainline's and
 # fixes' configurations differ in part 1's test only; BOOT and DEBUG below.)
-# KASAN makes a build about a third slower and a boot slower still: the
-# comparison kernels go without it, lockdep and the lockup detectors stay
-# on every kernel.
+# KASAN costs a first build about 40% more CPU (series 957 s against
+# mainline's 672 s here) and a boot more still: the comparison kernels go
+# without it; lockdep and the lockup detectors stay on every kernel. A
+# seeded fixes build took 43 s of copying and 55 s of CPU.
 #
 #   kernel-build.sh series|rfc|mainline|fixes|lts...
 #
