@@ -70,14 +70,16 @@ prev=base
 for p in "${present[@]}"; do
 	b=$(part_branch "$p")
 	git -C "$TREE" update-ref "refs/heads/$b" "${tip[$b]}"
-	printf 'part %s (%s): %s patches, %s..%s (%s)\n' "${p%%-*}" "$b" \
+	printf 'part %s (%s): %s patch(es), %s..%s (%s)\n' "${p%%-*}" "$b" \
 		"$(git -C "$TREE" rev-list --count "$prev..$b")" "$prev" "$b" \
 		"$(git -C "$TREE" rev-parse --short=9 "$b")"
 	prev=$b
 done
 missing=$(first_missing_part)
 if [ -n "$missing" ]; then
-	echo "part ${missing%%-*} (${missing#*-}) is not there yet (no ${PARTS_DIR#"$TOP"/}/$missing/series): parts 1-${#present[@]} applied, the ones after it are not looked for"
+	applied="parts 1-${#present[@]}"
+	[ ${#present[@]} -eq 1 ] && applied="part 1"
+	echo "part ${missing%%-*} (${missing#*-}) is not there yet (no ${PARTS_DIR#"$TOP"/}/$missing/series): $applied applied, the parts after it are not looked for"
 fi
 
 # Switch the work tree only when something changed: git rewrites just the
