@@ -6,7 +6,9 @@
 #   make check   every test: harness, fuzzing, benchmark, checkpatch, KUnit,
 #                kselftests, every patch building on its own
 # and:
-#   make series  export the series (git format-patch) into build/series/
+#   make series  export every mainline part (series/7.3/N-NAME/) into
+#                build/series/N-NAME/ and the 6.12 backport into
+#                build/series/6.12/ (git format-patch, signed off by you)
 #   make bench   the matcher micro-benchmark alone
 #   make mutation  the mutation check alone: every planted bug of
 #                tools/testing/x86-pmu/mutations.txt must fail a test
@@ -19,6 +21,8 @@
 #                groups with events 0xd0-0xd3)
 #   make clean   remove build outputs (keeps the extracted tree)
 #   make distclean  remove build/ entirely
+# MATRIX=7.3 make check (or make run): the boot matrix of the mainline parts
+# instead of today's 6.12 one (scripts/check.sh, scripts/lib.sh)
 
 .PHONY: run check series bench mutation sim sim-fairness sim-metrics clean distclean
 
@@ -29,7 +33,8 @@ check:
 	@scripts/check.sh
 
 series:
-	@scripts/setup.sh && scripts/prepare-tree.sh 6.12 && scripts/apply-series.sh && \
+	@scripts/setup.sh && scripts/prepare-tree.sh 7.3 && scripts/apply-parts.sh && \
+		scripts/prepare-tree.sh 6.12 && scripts/apply-series.sh && \
 		scripts/export-series.sh
 
 bench:
@@ -53,10 +58,12 @@ sim-metrics:
 	@scripts/sim.sh --metric-table --ticks 1000 $(ARGS)
 
 clean:
-	rm -rf build/harness build/mutation build/results build/series build/kunit \
-		build/selftests build/initramfs.cpio build/bisect build/bisect-out \
-		build/bisect-ok
+	rm -rf build/harness build/mutation build/results build/series build/series-check \
+		build/kunit build/selftests build/selftests-* build/initramfs.cpio \
+		build/initramfs-*.cpio build/bisect build/bisect-out build/bisect-ok \
+		build/k-* build/am-* build/kunitconfigs
 	-git -C build/linux-6.12 worktree prune 2>/dev/null
+	-git -C build/linux-7.3 worktree prune 2>/dev/null
 
 distclean:
 	rm -rf build

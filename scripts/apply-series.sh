@@ -18,11 +18,14 @@
 #
 # Usage: apply-series.sh [--tree DIR] [--series DIR] [--files DIR]
 #                        [--branch NAME] [--onto REF] [--what WORDS]
-#                        [--no-checkout]
+#                        [--no-checkout | --commit-only]
 #   defaults: build/linux-6.12, series/6.12/, the repository's top,
 #   'series', 'base' (the commit the first patch applies to), 'patch'.
 #   scripts/apply-parts.sh stacks the mainline parts with --onto.
 #   --no-checkout only sets the branch; the work tree is left alone.
+#   --commit-only sets no branch and leaves the work tree alone: it prints
+#   the tip's commit id alone (scripts/apply-parts.sh sets every part's
+#   branch once all of them applied).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -32,6 +35,7 @@ BRANCH=series
 ONTO=base
 WHAT=patch
 CHECKOUT=1
+COMMIT_ONLY=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--tree) TREE=$(realpath -m "$2") ;;
@@ -40,8 +44,9 @@ while [ $# -gt 0 ]; do
 	--branch) BRANCH=$2 ;;
 	--onto) ONTO=$2 ;;
 	--no-checkout) CHECKOUT=0; shift; continue ;;
+	--commit-only) COMMIT_ONLY=1; shift; continue ;;
 	--what) WHAT=$2 ;;
-	*) die "usage: $0 [--tree DIR] [--series DIR] [--files DIR] [--branch NAME] [--onto REF] [--what WORDS]" ;;
+	*) die "usage: $0 [--tree DIR] [--series DIR] [--files DIR] [--branch NAME] [--onto REF] [--what WORDS] [--no-checkout | --commit-only]" ;;
 	esac
 	shift 2
 done
@@ -118,6 +123,10 @@ for p in "${patches[@]}"; do
 done
 
 unset GIT_INDEX_FILE
+if [ $COMMIT_ONLY -eq 1 ]; then
+	echo "$parent"
+	exit 0
+fi
 if [ $CHECKOUT -eq 0 ] &&
    [ "$(git -C "$TREE" symbolic-ref -q HEAD)" != "refs/heads/$BRANCH" ]; then
 	git -C "$TREE" update-ref "refs/heads/$BRANCH" "$parent"

@@ -17,6 +17,8 @@
 #   RUN     the test directories /init runs (x86pmu.run=, see init.c)
 #   APPEND  more kernel command line
 #
+# Environment: INITRAMFS (default: the matrix's, scripts/lib.sh), INFO_ONLY (below).
+#
 # The TAP has one line per test program of the boot, a line "boot reached
 # its end" and a line "kernel log clean": any WARNING, BUG (KASAN reports
 # included), lockdep report, lockup or panic in the console or the kernel
@@ -43,7 +45,7 @@ append=$*
 
 QEMU=${QEMU:-$BUILD/qemu/qemu-system-x86_64}
 QEMU_TIMEOUT=${QEMU_TIMEOUT:-1200}
-INITRAMFS=$BUILD/initramfs.cpio
+INITRAMFS=${INITRAMFS:-$INITRAMFS_OUT}
 out=$RESULTS/boot-$name
 tap=$out.tap
 mkdir -p "$RESULTS"

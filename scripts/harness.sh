@@ -59,7 +59,7 @@ bash "$H/sim_cli_test.sh" "$OUT/x86-pmu-sim" "$KSRC" "$OUT/svg" |
 step "scheduling simulator: perf's metric groups, against what perf opens"
 "$OUT/sim_metrics_test" "$KSRC" "$H/sim_metrics_perf.ref" |
 	tee "$RESULTS/harness-sim-metrics.tap"
-bash "$H/sim_metrics_perf_test.sh" "$BUILD/perf/perf" "$H/sim_metrics_perf.ref" \
+bash "$H/sim_metrics_perf_test.sh" "$PERF_OUT/perf" "$H/sim_metrics_perf.ref" \
 	"$OUT/svg" | tee "$RESULTS/harness-sim-metrics-perf.tap"
 
 step "perf core: scheduling past a failed group (kernel/events/sched_budget.h)"

@@ -2,15 +2,26 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The simulator's scenarios as the emulated host ran them (scenarios/scenarios.sh
-# in the boots hsw-ht and hsw-ht-6.12) beside the simulator's prediction for
-# the same kernel: the series (matcher hk, XSU series) for the patched
-# kernel, 6.12's model (greedy, XSU upstream) for the unpatched one. Prints
-# a table per scenario and TAP: for the patched kernel, every event's
-# scheduled fraction within 5 points of the simulator's in the scenarios
-# whose outcome does not depend on the siblings' timing (1, 2, 5), and the
-# ledger empty with the workaround on; the unpatched kernel's comparison is
-# reported as comments. The series is simulated with --continue, as its
-# PMU has PERF_PMU_CAP_SCHED_CONTINUE.
+# in the boots hsw-ht and the upstream kernel's: hsw-ht-7.3, plain mainline,
+# in the 7.3 matrix; hsw-ht-6.12, the unpatched 6.12, in the 6.12 one) beside
+# the simulator's prediction for the same kernel: the series (matcher hk,
+# XSU series) for the patched kernel, upstream's model (greedy, XSU
+# upstream: 6.12's scheduling core, which 7.3 keeps byte for byte) for the
+# unpatched one. Prints a table per scenario and TAP: for the patched
+# kernel, every event's scheduled fraction within 5 points of the
+# simulator's in the scenarios whose outcome does not depend on the
+# siblings' timing (1, 2, 5), and the ledger empty with the workaround on;
+# the unpatched kernel's comparison is reported as comments. The series is
+# simulated with --continue where its PMU has PERF_PMU_CAP_SCHED_CONTINUE
+# (the old 6.12 series; on 7.3, part 4).
+#
+# Which boots, and how each is modelled: HVS_BOOTS, "BOOT:LABEL:MODEL"
+# each, MODEL hk (the series), hk+continue (the series with the perf-core
+# continuation) or upstream; scripts/qemu-run.sh sets it from its matrix
+# (default: the 6.12 matrix's). HVS_CONFIG: the series kernel's .config,
+# for its CONFIG_HZ. HVS_TREE: the kernel tree whose perf event tables
+# the simulator reads (--tree), the one the host's perf was built from
+# (default build/linux-6.12; the 7.3 matrix: the series kernel's).
 #
 # perf's metric groups (one perf stat -M GROUP -A on both siblings, the
 # metrics lines of scenarios.sh) are set beside the simulator's
@@ -53,12 +64,15 @@ SIM=${SIM:-$BUILD/harness/x86-pmu-sim}
 
 # The guest kernel's tick, for intel_xsu_hold() (250 Hz where the build
 # is not there to say).
-hz=$(sed -n 's/^CONFIG_HZ=//p' "$KBUILD/.config" 2>/dev/null)
+hz=$(sed -n 's/^CONFIG_HZ=//p' "${HVS_CONFIG:-$KBUILD/.config}" 2>/dev/null)
 
-python3 - "$SIM" "$dir" "${hz:-250}" "${BINS:-30}" <<'PY'
+python3 - "$SIM" "$dir" "${hz:-250}" "${BINS:-30}" "${HVS_TREE:-$KSRC}" \
+	${HVS_BOOTS:-hsw-ht:series:hk+continue hsw-ht-6.12:6.12:upstream} <<'PY'
 import re, subprocess, sys
 
 sim, rdir, hz = sys.argv[1], sys.argv[2], int(sys.argv[3])
+TREE = sys.argv[5]
+BOOTS = [b.split(":") for b in sys.argv[6:]]
 JIFFY = 1000 // hz
 BINS = int(sys.argv[4])
 TOL = 5.0
@@ -131,7 +145,7 @@ def host_metrics(boot):
     return groups
 
 def run_sim(args):
-    cmd = [sim, "--model", "hsw"] + args
+    cmd = [sim, "--tree", TREE, "--model", "hsw"] + args
     out = subprocess.run(cmd, capture_output=True, text=True).stdout
     res, tid = [], None
     for l in out.splitlines():
@@ -147,10 +161,10 @@ def run_sim(args):
                         m.group(4) is not None))
     return res, " ".join(cmd[1:])
 
-def simulate(sc, xsu, matcher, series):
+def simulate(sc, xsu, matcher, cont):
     return run_sim(["--ht0", sc["ht0"], "--ht1", sc["ht1"], "--start1", sc["start1"],
                     "--ticks", sc["ticks"], "--xsu", xsu, "--matcher", matcher] +
-                   (["--continue"] if series else []))
+                   (["--continue"] if cont else []))
 
 def compare(res, p):
     """Host lines beside the simulator's: same thread and name, and where a
@@ -236,11 +250,12 @@ def tap(ok, what, counts=True):
     n += 1
     print("%s %d - host vs simulator: %s" % ("ok" if ok else "not ok", n, what))
 
-for boot, series in (("hsw-ht", True), ("hsw-ht-6.12", False)):
+for boot, kernel, model in BOOTS:
+    series = model != "upstream"
+    cont = model == "hk+continue"
     scen = host(boot)
     if scen is None:
         continue
-    kernel = "series" if series else "6.12"
     for s in sorted(scen):
         sc = scen[s]
         if sc["xsu"] == "off":
@@ -248,7 +263,7 @@ for boot, series in (("hsw-ht", True), ("hsw-ht-6.12", False)):
         else:
             xsu = "series" if series else "upstream"
         matcher = "hk" if series else "greedy"
-        p, cmd = simulate(sc, xsu, matcher, series)
+        p, cmd = simulate(sc, xsu, matcher, cont)
         print("# scenario %d, %s kernel; simulator: x86-pmu-sim %s" % (s, kernel, cmd))
         print("#   thread  event        host   simulator")
         worst = compare(sc["res"], p)
@@ -271,7 +286,7 @@ for boot, series in (("hsw-ht", True), ("hsw-ht-6.12", False)):
         for order in orders:
             p, cmd = run_sim(["--ht0-metrics", g, "--ht1-metrics", g,
                               "--order", order, "--xsu", "series" if xsu == "on" else "off",
-                              "--matcher", "hk", "--continue"] +
+                              "--matcher", "hk"] + (["--continue"] if cont else []) +
                              (replay or ["--ticks", gr["ticks"]]))
             runs.append(p)
         if any(len(r) != len(runs[0]) for r in runs):

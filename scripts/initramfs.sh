@@ -3,6 +3,16 @@
 #
 # Build the initramfs every boot of the matrix uses (build/initramfs.cpio):
 #
+#   initramfs.sh [SRC KBUILD OUT]
+#
+# from the kernel tree SRC, its build KBUILD (the headers the kselftests
+# build against) into OUT; default: build/linux-6.12, build/kunit,
+# build/initramfs.cpio (the kselftests in build/selftests). The 7.3 matrix
+# builds build/initramfs-7.3.cpio from the series kernel (build/k-series,
+# its .build; kselftests in build/selftests-7.3) and a second one from the
+# 6.12 backport's (build/k-lts) for the backport's boot,
+# build/initramfs-6.12.cpio. perf: PERF_OUT/perf (scripts/lib.sh).
+#
 #   /init                  tools/testing/x86-pmu/qemu/init.c (static)
 #   /bin/busybox, applets  Debian's busybox-static: a shell for the scripts
 #   /usr/bin/perf          perf from the tree's tools/perf, static, with the
@@ -13,15 +23,26 @@
 #   /tests/scenarios/      the simulator's scenarios with perf stat
 #   /tests/stress/         glue_stress: the scheduling glue under random
 #                          events, knob switches and CPU hotplug
+#   /tests/fixes/          the host tests of the fixes (part 1), links to
+#                          host/ (FIX_TESTS below; those that exist)
 #
 # Which directories a boot runs is on its kernel command line
 # (x86pmu.run=...), see init.c.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
+KSRC=${1:-$KSRC}
+KBUILD=${2:-$KBUILD}
+INITRAMFS=${3:-$INITRAMFS_OUT}
 ST=$BUILD/selftests
+case $(basename "$INITRAMFS") in
+initramfs.cpio) ;;
+*) ST=$BUILD/selftests-$(basename "$INITRAMFS" .cpio | sed 's/^initramfs-//') ;;
+esac
 ROOT=$ST/root
-INITRAMFS=$BUILD/initramfs.cpio
+# The host tests of the fixes (tools/testing/x86-pmu/qemu/host/), run by
+# the boot of the fixes kernel (x86pmu.run=fixes).
+FIX_TESTS=(moved.sh pinned-held.sh)
 QDIR=$TOP/tools/testing/x86-pmu/qemu
 mkdir -p "$RESULTS"
 
@@ -30,13 +51,13 @@ fail() {
 	exit 1
 }
 
-step "building the perf_events kselftests (static) and the initramfs"
+step "building the perf_events kselftests (static) of ${KSRC#"$TOP"/} and ${INITRAMFS#"$TOP"/}"
 mkdir -p "$ST/perf_events"
-make -s -C "$KSRC" O="$KBUILD" ARCH=x86_64 headers > "$RESULTS/selftests-build.log" 2>&1 &&
+make -s -C "$KSRC" O="$KBUILD" ARCH=x86_64 headers > "$RESULTS/selftests-build-$(basename "$ST").log" 2>&1 &&
 make -s -C "$KSRC/tools/testing/selftests/perf_events" OUTPUT="$ST/perf_events" \
 	CC="gcc -static" KHDR_INCLUDES="-isystem $KBUILD/usr/include" \
-	>> "$RESULTS/selftests-build.log" 2>&1 ||
-	{ tail -30 "$RESULTS/selftests-build.log"; fail "the kselftests do not build"; }
+	>> "$RESULTS/selftests-build-$(basename "$ST").log" 2>&1 ||
+	{ tail -30 "$RESULTS/selftests-build-$(basename "$ST").log"; fail "the kselftests do not build"; }
 cp "$KSRC/tools/testing/selftests/perf_events/settings" "$ST/perf_events/" 2>/dev/null
 
 rm -rf "$ROOT"
@@ -53,8 +74,8 @@ for applet in $("$BUSYBOX" --list); do
 	[ -e "$ROOT/bin/$applet" ] || ln -s busybox "$ROOT/bin/$applet"
 done
 
-[ -x "$BUILD/perf/perf" ] || fail "no perf at build/perf/perf: run scripts/build-perf.sh"
-cp "$BUILD/perf/perf" "$ROOT/usr/bin/perf"
+[ -x "$PERF_OUT/perf" ] || fail "no perf at ${PERF_OUT#"$TOP"/}/perf: run scripts/build-perf.sh"
+cp "$PERF_OUT/perf" "$ROOT/usr/bin/perf"
 
 for d in host scenarios; do
 	mkdir -p "$ROOT/tests/$d"
@@ -73,6 +94,13 @@ done
 # 120 s (the scenarios also run five metric groups of 600 intervals each).
 echo "timeout=300" > "$ROOT/tests/host/settings"
 echo "timeout=450" > "$ROOT/tests/scenarios/settings"
+
+# The fixes' host tests, where they exist.
+mkdir -p "$ROOT/tests/fixes"
+for t in "${FIX_TESTS[@]}"; do
+	[ -f "$ROOT/tests/host/$t" ] && ln -s "../host/$t" "$ROOT/tests/fixes/$t"
+done
+echo "timeout=300" > "$ROOT/tests/fixes/settings"
 
 # The stress test of the scheduling glue: a test program itself.
 mkdir -p "$ROOT/tests/stress"

@@ -9,11 +9,83 @@ ksrc() { echo "$BUILD/linux-$1"; }
 MAINLINE=7.3			# the tree the parts are against
 LTS=6.12			# the tree of the backport
 KSRC=${KSRC:-$(ksrc $LTS)}	# the backport's tree: branch 'series'
+# The boot matrix make check and make run use: 6.12 (the old 17-patch
+# series on 6.12, the default until part 3 exists) or 7.3 (the mainline
+# parts, scripts/qemu-run.sh); MATRIX=7.3 make check picks it for one run.
+# THE SWITCH: once part 3 (the HT erratum) exists, make 7.3 the default
+# here; scripts/check.sh says what changes.
+MATRIX=${MATRIX:-6.12}
+# What the boots of a matrix put in their initramfs: perf (build-perf.sh),
+# the kselftests and the initramfs (initramfs.sh), each matrix its own so
+# that switching between them rebuilds nothing: the 6.12 one from
+# build/linux-6.12, the 7.3 one from the series kernel's tree.
+if [ "$MATRIX" = "$MAINLINE" ]; then
+	PERF_OUT=${PERF_OUT:-$BUILD/perf-$MAINLINE}
+	INITRAMFS_OUT=${INITRAMFS_OUT:-$BUILD/initramfs-$MAINLINE.cpio}
+else
+	PERF_OUT=${PERF_OUT:-$BUILD/perf}
+	INITRAMFS_OUT=${INITRAMFS_OUT:-$BUILD/initramfs.cpio}
+fi
 KBUILD=$BUILD/kunit		# kernel build outputs (O=) for the QEMU kernel
-RESULTS=$BUILD/results		# one TAP file per test step
+RESULTS=${RESULTS:-$BUILD/results}	# one TAP file per test step
 SERIES_OUT=${SERIES_OUT:-$BUILD/series}	# git format-patch output
 SERIES_DIR=${SERIES_DIR:-$TOP/series/$LTS}
 JOBS=${JOBS:-$(nproc)}
+
+# The mainline parts: series/7.3/N-NAME/, applied by scripts/apply-parts.sh
+# onto tag 'base' of build/linux-7.3, each as branch NAME on top of the
+# part before it. A part exists when its directory has a 'series' list;
+# the parts present are the ones before the first missing.
+PARTS_DIR=${PARTS_DIR:-$TOP/series/$MAINLINE}
+PART_NAMES=(fixes matcher ht core)
+# parts: "N-NAME" of every part present, in order.
+parts() {
+	local i=1 p
+	for p in "${PART_NAMES[@]}"; do
+		[ -f "$PARTS_DIR/$i-$p/series" ] || break
+		echo "$i-$p"
+		i=$((i + 1))
+	done
+}
+# first_missing_part: "N-NAME" of the first part not present (none: empty).
+first_missing_part() {
+	local n
+	n=$(parts | wc -l)
+	[ "$n" -lt ${#PART_NAMES[@]} ] && echo "$((n + 1))-${PART_NAMES[$n]}"
+	return 0
+}
+# part_branch N-NAME: the branch of a part in build/linux-7.3 (NAME).
+part_branch() { echo "${1#*-}"; }
+# series_branch: what a maintainer would merge first, parts 1-3: the
+# branch of the highest part present among them (empty: no part).
+series_branch() {
+	local p b=
+	for p in $(parts); do
+		case ${p%%-*} in 1 | 2 | 3) b=$(part_branch "$p") ;; esac
+	done
+	echo "$b"
+}
+# rfc_branch: the branch of part 4 (perf core, RFC) when it exists.
+rfc_branch() { parts | grep -q '^4-' && part_branch "$(parts | grep '^4-')"; return 0; }
+
+# The kernels of the 7.3 boot matrix (scripts/kernel-build.sh says which
+# has which configuration): a worktree each, build/k-NAME, with its build
+# output inside it, build/k-NAME/.build (ignored by the kernel's own
+# .gitignore), so that Kbuild names every source file relative to the
+# output and one kernel's build can seed another's.
+KERNELS=(series rfc mainline fixes lts)
+# The series' .kunitconfig files, where a kernel's tree has them, and the
+# KUnit suites each one builds in (a boot of a kernel built with one must
+# run its suites).
+ALL_KUNITCONFIGS=(arch/x86/events/amd arch/x86/events arch/x86/events/intel)
+declare -A KUNIT_SUITES=(
+	[arch/x86/events/amd]="x86_amd_f15h_assign"
+	[arch/x86/events]="x86_counter_match"
+	[arch/x86/events/intel]="x86_intel_xsu x86_intel_xsu_arb"
+)
+kdir() { echo "$BUILD/k-$1"; }
+kout() { echo "$BUILD/k-$1/.build"; }
+kimage() { echo "$BUILD/k-$1/.build/arch/x86/boot/bzImage"; }
 
 # Fixed identity and dates: the same series always gives the same commits,
 # so a second run finds nothing changed and rebuilds nothing.
@@ -23,6 +95,23 @@ export GIT_COMMITTER_NAME=$GIT_AUTHOR_NAME
 export GIT_COMMITTER_EMAIL=$GIT_AUTHOR_EMAIL
 export GIT_AUTHOR_DATE="2026-11-01T00:00:00Z"
 export GIT_COMMITTER_DATE=$GIT_AUTHOR_DATE
+
+# cpu_now: sets CPU_NOW to the CPU seconds (user + system) of the finished
+# children of this shell so far (bash's times, run in this shell, not in a
+# subshell); the difference around a build is its CPU time, which another
+# engineer's build on the same cores does not inflate.
+cpu_now() {
+	local f
+	f=$(mktemp)
+	times > "$f"
+	CPU_NOW=$(awk 'NR == 2 {
+		t = 0
+		for (i = 1; i <= 2; i++) {
+			split($i, a, "m"); sub(/s$/, "", a[2]); t += a[1] * 60 + a[2]
+		}
+		printf "%d\n", t }' "$f")
+	rm -f "$f"
+}
 
 step() {
 	printf '==> [%s] %s\n' "$(date +%H:%M:%S)" "$*"

@@ -111,9 +111,11 @@ check() {
 	ok "$(grep -q "$banner" "$con" && echo 1)" \
 		"$name: kernel banner: $(grep -m1 -o 'Performance Events: .*' "$con" | tr -d '\r')"
 	if [ "$erratum" != none ]; then
-		ok "$(grep -q '\.\.\. generic registers:      4' "$con" &&
-		      grep -q '\.\.\. fixed-purpose events:   3' "$con" &&
-		      grep -q '\.\.\. version:                3' "$con" && echo 1)" \
+		# 6.12 prints "generic registers" and "fixed-purpose events",
+		# 7.3 "generic counters" and "fixed-purpose counters".
+		ok "$(grep -Eq '\.\.\. generic (registers|counters): +4[[:space:]]*$' "$con" &&
+		      grep -Eq '\.\.\. fixed-purpose (events|counters): +3[[:space:]]*$' "$con" &&
+		      grep -Eq '\.\.\. version: +3[[:space:]]*$' "$con" && echo 1)" \
 			"$name: kernel sees version 3, 4 generic and 3 fixed counters"
 		summary=$(head -1 "$ledger" 2>/dev/null)
 		ok "$(grep -q "^xpmu-ledger: .* erratum=$erratum " <<< "$summary" && echo 1)" \

@@ -6,6 +6,13 @@
 # diff may not edit a file that the series adds as a new file, the
 # series written back from its applied branch is the series, and the
 # export signs off with the exporter's identity or refuses without one.
+# Then the mainline parts (when build/linux-7.3 is there): a part that
+# does not apply is refused with the part, patch and file named, and
+# neither the tree nor any part's branch changes; the parts present stop
+# at the first missing one; re-applying them touches no file; the export
+# writes a signed set per part, an unsigned one only into
+# build/series-check/; and the git am check catches an export that is not
+# the applied part.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -76,7 +83,7 @@ mkdir -p "$tmp/export"
 echo keep > "$tmp/export/marker"
 printf '' > "$tmp/noident"
 GIT_CONFIG_GLOBAL=$tmp/noident GIT_CONFIG_NOSYSTEM=1 SERIES_OUT=$tmp/export \
-	"$TOP/scripts/export-series.sh" > "$tmp/out" 2>&1
+	"$TOP/scripts/export-series.sh" $LTS > "$tmp/out" 2>&1
 rc=$?
 sed 's/^/# /' "$tmp/out"
 [ $rc -ne 0 ] && grep -q "git identity" "$tmp/out" && [ -f "$tmp/export/marker" ]
@@ -86,22 +93,145 @@ result $? "export-series.sh without a git identity refuses and exports nothing"
 #    exporter, and no placeholder identity is left anywhere.
 printf '[user]\n\tname = Test Exporter\n\temail = exporter@test.invalid\n' > "$tmp/ident"
 GIT_CONFIG_GLOBAL=$tmp/ident GIT_CONFIG_NOSYSTEM=1 SERIES_OUT=$tmp/export \
-	"$TOP/scripts/export-series.sh" > "$tmp/out" 2>&1
+	"$TOP/scripts/export-series.sh" $LTS > "$tmp/out" 2>&1
 rc=$?
 ok=$rc
 total=0
-for p in "$tmp"/export/0*.patch; do
+for p in "$tmp"/export/$LTS/0*.patch; do
 	case $p in */0000-cover-letter.patch) continue ;; esac
 	total=$((total + 1))
 	grep -q '^From: Test Exporter <exporter@test.invalid>$' "$p" &&
 		grep -q '^Signed-off-by: Test Exporter <exporter@test.invalid>$' "$p" ||
 		{ echo "# $(basename "$p"): no From: or Signed-off-by: of the exporter"; ok=1; }
 done
-if grep -l "$GIT_AUTHOR_EMAIL" "$tmp"/export/*.patch > "$tmp/placeholder"; then
+if grep -rl "$GIT_AUTHOR_EMAIL" "$tmp"/export > "$tmp/placeholder"; then
 	sed 's/^/# placeholder identity in /' "$tmp/placeholder"
 	ok=1
 fi
 [ $ok -eq 0 ] && [ $total -eq "$(git -C "$KSRC" rev-list --count base..series)" ]
 result $? "export-series.sh signs off all $total patches with the exporter's identity"
+
+
+# 7. An unsigned export never goes to build/series/.
+GIT_CONFIG_GLOBAL=$tmp/noident GIT_CONFIG_NOSYSTEM=1 SERIES_OUT=$tmp/export \
+	SERIES_CHECK_OUT=$tmp/export "$TOP/scripts/export-series.sh" --unsigned $LTS > "$tmp/out" 2>&1
+rc=$?
+sed 's/^/# /' "$tmp/out"
+[ $rc -ne 0 ] && [ "$(grep -rl "$GIT_AUTHOR_EMAIL" "$tmp/export" | wc -l)" -eq 0 ]
+result $? "an unsigned export into build/series/ is refused"
+GIT_CONFIG_GLOBAL=$tmp/noident GIT_CONFIG_NOSYSTEM=1 SERIES_CHECK_OUT=$tmp/check \
+	"$TOP/scripts/export-series.sh" --unsigned $LTS > "$tmp/out" 2>&1
+rc=$?
+[ $rc -eq 0 ] && grep -q "FOR CHECKS ONLY" "$tmp/check/README" &&
+	[ -f "$tmp/check/$LTS/0000-cover-letter.patch" ]
+result $? "an unsigned export goes to its own folder, whose README says it is for checks only"
+
+# The mainline parts.
+T73=$(ksrc "$MAINLINE")
+if ! git -C "$T73" rev-parse -q --verify base > /dev/null 2>&1 || [ -z "$(parts)" ]; then
+	echo "ok $((n + 1)) - mainline parts # SKIP no $MAINLINE tree or no part here"
+	n=$((n + 1))
+	echo "1..$n"
+	exit 0
+fi
+# refs: every part branch and HEAD, to compare before and after.
+refs() {
+	local b
+	for b in "${PART_NAMES[@]}"; do
+		echo "$b $(git -C "$T73" rev-parse -q --verify "refs/heads/$b")"
+	done
+	echo "HEAD $(git -C "$T73" symbolic-ref -q HEAD) $(git -C "$T73" rev-parse HEAD)"
+	git -C "$T73" status --porcelain | wc -l
+}
+refs_before=$(refs)
+first=$(parts | head -1)
+
+# 8. A part that does not apply: part 1 with a changed message (its branch
+#    would move) and a part 2 that does not apply on it (part 1's first
+#    patch again). Refused, part, patch and file named, nothing changed.
+mkdir -p "$tmp/parts"
+cp -r "$PARTS_DIR/$first" "$tmp/parts/$first"
+p1=$(grep -v '^[#[:space:]]' "$PARTS_DIR/$first/series" | grep . | head -1)
+last=$(grep -v '^[#[:space:]]' "$PARTS_DIR/$first/series" | grep . | tail -1)
+sed -i '1s/$/ (changed)/' "$tmp/parts/$first/$last"
+mkdir -p "$tmp/parts/2-matcher"
+cp "$PARTS_DIR/$first/$p1" "$tmp/parts/2-matcher/$p1"
+echo "$p1" > "$tmp/parts/2-matcher/series"
+file=$(sed -n 's|^+++ b/||p' "$PARTS_DIR/$first/$p1" | head -1)
+PARTS_DIR=$tmp/parts "$TOP/scripts/apply-parts.sh" > "$tmp/out" 2>&1
+rc=$?
+sed 's/^/# /' "$tmp/out"
+[ $rc -ne 0 ]; result $? "a part that does not apply is refused"
+grep -q "part 2 (matcher): patch $p1 does not apply to $file" "$tmp/out" &&
+	grep -q "part 2 (matcher) does not apply" "$tmp/out"
+result $? "the error names the part, the patch and the file"
+[ "$(refs)" = "$refs_before" ]
+result $? "the $MAINLINE tree and every part's branch are left exactly as they were"
+
+# 9. The parts present stop at the first missing one.
+rm -rf "$tmp/parts"
+mkdir -p "$tmp/parts"
+cp -r "$PARTS_DIR/$first" "$tmp/parts/$first"
+mkdir -p "$tmp/parts/3-ht"
+echo "# nothing" > "$tmp/parts/3-ht/series"
+[ "$(PARTS_DIR=$tmp/parts parts | xargs)" = "$first" ] &&
+	[ "$(PARTS_DIR=$tmp/parts first_missing_part)" = 2-matcher ]
+result $? "the parts present stop at the first missing one (part 3 without part 2: part 1 only)"
+
+# 10. Re-applying the unchanged parts touches no file (with the branch
+#     checked out as it is, so that a developer's tree is not switched).
+head=$(git -C "$T73" symbolic-ref -q --short HEAD)
+co=none
+[[ " ${PART_NAMES[*]} " == *" $head "* ]] && co=$head
+files=$(git -C "$T73" diff --name-only base "$(series_branch)" | head -50)
+stamp() { (cd "$T73" && for f in $files; do stat -c '%n %Y %i' "$f" 2>/dev/null; done); }
+before=$(stamp)
+"$TOP/scripts/apply-parts.sh" --checkout $co > "$tmp/out" 2>&1
+rc=$?
+sed 's/^/# /' "$tmp/out"
+[ $rc -eq 0 ] && [ "$(stamp)" = "$before" ] && [ "$(refs)" = "$refs_before" ]
+result $? "re-applying the unchanged parts changes no commit and touches no file (checked out: $co)"
+
+# 11. The signed export of the parts: a set per part, every patch from and
+#     signed off by the exporter, the base recorded, no placeholder.
+GIT_CONFIG_GLOBAL=$tmp/ident GIT_CONFIG_NOSYSTEM=1 SERIES_OUT=$tmp/export \
+	"$TOP/scripts/export-series.sh" $MAINLINE > "$tmp/out" 2>&1
+rc=$?
+sed 's/^/# /' "$tmp/out"
+ok=$rc
+for p in $(parts); do
+	b=$(part_branch "$p")
+	prev=base
+	[ "$p" = "$first" ] || prev=$(part_branch "$(parts | grep -B1 "^$p\$" | head -1)")
+	count=$(find "$tmp/export/$p" -name '0*.patch' ! -name '0000-*' 2>/dev/null | wc -l)
+	[ "$count" -eq "$(git -C "$T73" rev-list --count "$prev..$b")" ] ||
+		{ echo "# $p: $count patches exported"; ok=1; }
+	grep -q "^base-commit: $(git -C "$T73" rev-parse base)$" "$tmp/export/$p/0000-cover-letter.patch" ||
+		{ echo "# $p: no base-commit line"; ok=1; }
+	for f in "$tmp/export/$p"/0*.patch; do
+		case $f in */0000-cover-letter.patch) continue ;; esac
+		grep -q '^From: Test Exporter <exporter@test.invalid>$' "$f" &&
+			grep -q '^Signed-off-by: Test Exporter <exporter@test.invalid>$' "$f" ||
+			{ echo "# $p/$(basename "$f"): no From: or Signed-off-by: of the exporter"; ok=1; }
+	done
+done
+grep -rq "$GIT_AUTHOR_EMAIL" "$tmp/export" && { echo "# placeholder identity in the export"; ok=1; }
+[ -d "$tmp/export/$LTS" ] || { echo "# the backport's set of the run before is gone"; ok=1; }
+[ $ok -eq 0 ]
+result $? "the parts' export: a set per part, signed off by the exporter, base recorded, the backport's set kept"
+
+# 12. The git am check passes on that export, and fails on an export that
+#     lacks a patch of part 1.
+"$TOP/scripts/check-parts.sh" "$tmp/export" > "$tmp/out" 2>&1
+rc=$?
+sed 's/^/# /' "$tmp/out" | grep -v 'cover letter'
+grep -q "^not ok.*git am\|^not ok.*tree after" "$tmp/out"
+[ $? -ne 0 ]
+result $? "check-parts.sh: every part of the export applies with git am and gives its branch's tree"
+rm -f "$tmp/export/$first/$(ls "$tmp/export/$first" | grep -v '^0000-' | tail -1)"
+"$TOP/scripts/check-parts.sh" "$tmp/export" > "$tmp/out" 2>&1
+rc=$?
+[ $rc -ne 0 ] && grep -q "^not ok.*part 1 .*the tree after git am is the tree of branch" "$tmp/out"
+result $? "check-parts.sh: an export without part 1's last patch fails (not the tree of the branch)"
 
 echo "1..$n"
