@@ -21,8 +21,6 @@
 #                groups with events 0xd0-0xd3)
 #   make clean   remove build outputs (keeps the extracted tree)
 #   make distclean  remove build/ entirely
-# MATRIX=7.3 make check (or make run): the boot matrix of the mainline parts
-# instead of today's 6.12 one (scripts/check.sh, scripts/lib.sh)
 
 .PHONY: run check series bench mutation sim sim-fairness sim-metrics clean distclean
 
@@ -38,15 +36,15 @@ series:
 		scripts/export-series.sh
 
 bench:
-	@scripts/setup.sh && scripts/prepare-tree.sh 6.12 && \
-		$(MAKE) -s -C tools/testing/x86-pmu KSRC=$(CURDIR)/build/linux-6.12 \
+	@scripts/setup.sh && scripts/prepare-tree.sh 7.3 && \
+		$(MAKE) -s -C tools/testing/x86-pmu KSRC=$(CURDIR)/build/linux-7.3 \
 		O=$(CURDIR)/build/harness $(CURDIR)/build/harness/match_bench && \
 		build/harness/match_bench
 
 mutation:
-	@scripts/setup.sh && scripts/prepare-tree.sh 6.12 && scripts/apply-series.sh && \
+	@scripts/setup.sh && scripts/prepare-tree.sh 7.3 && scripts/apply-parts.sh && \
 		tools/testing/x86-pmu/mutate.sh -o $(CURDIR)/build/mutation \
-		-k $(CURDIR)/build/linux-6.12 $(ARGS)
+		-k $(CURDIR)/build/linux-7.3 $(ARGS)
 
 sim:
 	@scripts/sim.sh $(ARGS)
@@ -59,7 +57,7 @@ sim-metrics:
 
 clean:
 	rm -rf build/harness build/mutation build/results build/series build/series-check \
-		build/kunit build/selftests build/selftests-* build/initramfs.cpio \
+		build/selftests-* \
 		build/initramfs-*.cpio build/bisect build/bisect-out build/bisect-ok \
 		build/k-* build/am-* build/kunitconfigs
 	-git -C build/linux-6.12 worktree prune 2>/dev/null

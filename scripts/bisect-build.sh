@@ -9,79 +9,48 @@
 # A commit that built once is remembered by its hash (the series is
 # applied with fixed dates, so an unchanged patch keeps its hash).
 #
-#   bisect-build.sh        the 6.12 series: base..series of build/linux-6.12,
-#                          worktree build/bisect, output build/bisect-out,
-#                          the configuration of build/kunit
-#   bisect-build.sh 7.3    every patch of every mainline part present, in
-#                          order (base..fixes, fixes..matcher, ...), worktree
-#                          build/k-bisect with its output in k-bisect/.build,
-#                          the configuration of the rfc kernel when it
-#                          exists, else of the series kernel
-#                          (scripts/kernel-build.sh); the stack comparison
-#                          against 7.3's base only once part 2 (the
-#                          matcher) exists, intel_stop_scheduling()'s once
-#                          part 3 (the HT erratum) does
+# Every patch of every mainline part present, in order (base..fixes,
+# fixes..matcher, ...), worktree build/k-bisect with its output in
+# k-bisect/.build, the configuration of the rfc kernel when it exists, else
+# of the series kernel (scripts/kernel-build.sh); the stack comparison
+# against 7.3's base once part 2 (the matcher) exists,
+# intel_stop_scheduling()'s once part 3 (the HT erratum) does.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
-mode=${1:-$LTS}
 commits=()
 labels=()
-case $mode in
-"$LTS")
-	TREE=$KSRC
-	WT=$BUILD/bisect
-	OUT=$BUILD/bisect-out
-	DONE=$BUILD/bisect-ok
-	BASE_OUT=$BUILD/bisect-base
-	CONFIG=$KBUILD/.config
-	KHDR=$KBUILD/usr/include
-	BASE_NAME=$LTS
-	STACK=2		# both chains
-	[ -f "$CONFIG" ] || die "no kernel configuration in ${KBUILD#"$TOP"/}: run scripts/qemu-run.sh first"
+TREE=$(ksrc "$MAINLINE")
+WT=$(kdir bisect)
+OUT=$(kout bisect)
+DONE=$BUILD/k-bisect-ok
+BASE_OUT=$WT/.build-base
+CONFIG=$(kout series)/.config
+[ -f "$(kout rfc)/.config" ] && [ -n "$(rfc_branch)" ] && CONFIG=$(kout rfc)/.config
+KHDR=$(kout series)/usr/include
+BASE_NAME=$MAINLINE
+STACK=0
+[ -f "$CONFIG" ] || die "no kernel configuration in ${CONFIG#"$TOP"/}: run scripts/kernel-build.sh series first"
+prev=base
+for p in $(parts); do
+	b=$(part_branch "$p")
+	git -C "$TREE" rev-parse -q --verify "refs/heads/$b" > /dev/null ||
+		die "part ${p%%-*} is not applied (no branch $b): run scripts/apply-parts.sh"
 	i=0
-	for c in $(git -C "$TREE" rev-list --reverse base..series); do
+	for c in $(git -C "$TREE" rev-list --reverse "$prev..$b"); do
 		i=$((i + 1))
 		commits+=("$c")
-		labels+=("patch $i")
+		labels+=("part ${p%%-*} ($b) patch $i")
 	done
-	;;
-"$MAINLINE")
-	TREE=$(ksrc "$MAINLINE")
-	WT=$(kdir bisect)
-	OUT=$(kout bisect)
-	DONE=$BUILD/k-bisect-ok
-	BASE_OUT=$WT/.build-base
-	CONFIG=$(kout series)/.config
-	[ -f "$(kout rfc)/.config" ] && [ -n "$(rfc_branch)" ] && CONFIG=$(kout rfc)/.config
-	KHDR=$(kout series)/usr/include
-	BASE_NAME=$MAINLINE
-	STACK=0
-	[ -f "$CONFIG" ] || die "no kernel configuration in ${CONFIG#"$TOP"/}: run scripts/kernel-build.sh series first"
-	prev=base
-	for p in $(parts); do
-		b=$(part_branch "$p")
-		git -C "$TREE" rev-parse -q --verify "refs/heads/$b" > /dev/null ||
-			die "part ${p%%-*} is not applied (no branch $b): run scripts/apply-parts.sh"
-		i=0
-		for c in $(git -C "$TREE" rev-list --reverse "$prev..$b"); do
-			i=$((i + 1))
-			commits+=("$c")
-			labels+=("part ${p%%-*} ($b) patch $i")
-		done
-		case ${p%%-*} in 2) STACK=1 ;; 3) STACK=2 ;; esac
-		prev=$b
-	done
-	missing=$(first_missing_part)
-	[ -z "$missing" ] || echo "# part ${missing%%-*} (${missing#*-}) is not there yet: the patches of parts 1-$(parts | wc -l)"
-	;;
-*) die "usage: $0 [$LTS|$MAINLINE]" ;;
-esac
+	case ${p%%-*} in 2) STACK=1 ;; 3) STACK=2 ;; esac
+	prev=$b
+done
+missing=$(first_missing_part)
+[ -z "$missing" ] || echo "# part ${missing%%-*} (${missing#*-}) is not there yet: the patches of parts 1-$(parts | wc -l)"
 touch "$DONE"
 
 if ! git -C "$WT" rev-parse -q --verify HEAD > /dev/null 2>&1; then
 	rm -rf "$WT" "$DONE"
-	[ "$mode" = "$LTS" ] && rm -rf "$OUT"
 	touch "$DONE"
 	git -C "$TREE" worktree prune
 	git -C "$TREE" worktree add -q --detach "$WT" base ||
@@ -105,7 +74,7 @@ for i in "${!commits[@]}"; do
 	# and the stack frames below are the ones of a production kernel.
 	cp "$CONFIG" "$OUT/.config"
 	"$WT/scripts/config" --file "$OUT/.config" -d KASAN
-	log=$RESULTS/bisect-$mode-$n.log
+	log=$RESULTS/bisect-$n.log
 	if make -s -C "$WT" O="$OUT" ARCH=x86_64 -j"$JOBS" olddefconfig > "$log" 2>&1 &&
 	   make -s -C "$WT" O="$OUT" ARCH=x86_64 -j"$JOBS" W=1 KCFLAGS=-fstack-usage \
 		arch/x86/events/ kernel/events/ >> "$log" 2>&1 &&
@@ -152,9 +121,9 @@ if [ ! -s "$BASE_OUT/arch/x86/events/core.su" ]; then
 	cp "$CONFIG" "$BASE_OUT/.config"
 	"$WT/scripts/config" --file "$BASE_OUT/.config" -d KASAN
 	make -s -C "$WT" O="$BASE_OUT" ARCH=x86_64 -j"$JOBS" olddefconfig \
-		> "$RESULTS/bisect-$mode-base.log" 2>&1 &&
+		> "$RESULTS/bisect-base.log" 2>&1 &&
 	make -s -C "$WT" O="$BASE_OUT" ARCH=x86_64 -j"$JOBS" \
-		KCFLAGS=-fstack-usage arch/x86/events/ >> "$RESULTS/bisect-$mode-base.log" 2>&1
+		KCFLAGS=-fstack-usage arch/x86/events/ >> "$RESULTS/bisect-base.log" 2>&1
 fi
 
 # frame SUFILE REGEX [NOT]: the sum of the frames of the functions
@@ -208,7 +177,7 @@ chain() {
 	if [ "$2" -gt 0 ] && [ "$3" -gt 0 ] && [ "$2" -le $(($3 + 256)) ]; then
 		echo "ok $n - stack, $1: series $2 bytes, $BASE_NAME $3 bytes, $(($2 - $3)) added (<= 256, KASAN off)"
 	else
-		echo "not ok $n - stack, $1: series '$2' bytes, $BASE_NAME '$3' bytes (at most 256 added; see build/results/bisect-$mode-base.log)"
+		echo "not ok $n - stack, $1: series '$2' bytes, $BASE_NAME '$3' bytes (at most 256 added; see build/results/bisect-base.log)"
 		fail=1
 	fi
 }

@@ -4,44 +4,24 @@
 # make check: every test of the project. Every step writes TAP into
 # build/results/; the last line counts every test that ran.
 #
-# TWO PIPELINES, chosen by MATRIX (scripts/lib.sh):
-#
-#   MATRIX=6.12 (today's default): the old 17-patch series on Debian's
-#     6.12 (series/6.12/, branch 'series' of build/linux-6.12): the
-#     user-space harness, the export (build/series/6.12/, or unsigned into
-#     build/series-check/6.12/ without a git identity) and checkpatch on
-#     it, the documentation, the workbench tests, the emulator's tests, the
-#     boot matrix of 6.12 kernels (scripts/qemu-run.sh --matrix: the
-#     series beside the unpatched 6.12) and every patch building on its own.
-#
-#   MATRIX=7.3 make check: the mainline parts (series/7.3/N-NAME/, applied
-#     by scripts/apply-parts.sh as branches fixes, matcher, ht, core of
-#     build/linux-7.3) and the 6.12 backport: the harness; the export of
-#     every part and of the backport, checkpatch --strict on all of it, and
-#     each part applied with git am on a clean 7.3 after the parts before it
-#     (scripts/check-parts.sh); the documentation, workbench and emulator
-#     tests; the 7.3 boot matrix (parts 1-3 on every host, parts 1-4 when
-#     part 4 exists, plain 7.3 beside them, part 1 alone with the fixes'
-#     host tests, the 6.12 backport on the affected host; kernels and
-#     configurations in scripts/kernel-build.sh); every patch of every part
-#     building on its own (scripts/bisect-build.sh 7.3).
-#
-# Until part 3 (the HT erratum) exists, the 7.3 'series' kernel is 7.3 with
-# the parts present, and the matrix's HT tests fail on it (the knob
-# kselftest, the host experiments, the scenarios' and the stress'
-# expectations, host-vs-sim; the KUnit suites of a part are only expected
-# once its .kunitconfig is in the tree): that is expected for now. The
-# switch, once part 3 exists: MATRIX's default in scripts/lib.sh becomes
-# 7.3 (one line); make run then boots the 7.3 affected host too. The boots
-# and the tests each runs are the tables in scripts/qemu-run.sh (BOOTS);
-# the fixes' host tests, FIX_TESTS in scripts/initramfs.sh.
+# The mainline parts (series/7.3/N-NAME/, applied by scripts/apply-parts.sh
+# as branches fixes, matcher, ht, core of build/linux-7.3) and the 6.12
+# backport (series/6.12/, branch 'series' of build/linux-6.12): the
+# user-space harness (with the mutation check); the export of every part
+# and of the backport, checkpatch --strict on all of it, and each part
+# applied with git am on a clean 7.3 after the parts before it, the backport
+# on a clean 6.12 (scripts/check-parts.sh); the documentation, workbench and
+# emulator tests; the boot matrix (scripts/qemu-run.sh --matrix: parts 1-3
+# on every host, parts 1-4, plain 7.3 beside them, part 1 alone with the
+# fixes' tests, the 6.12 backport on the affected host; kernels and their
+# configurations in scripts/kernel-build.sh); every patch of every part
+# building on its own (scripts/bisect-build.sh).
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
 start=$(date +%s)
 rm -rf "$RESULTS"
 mkdir -p "$RESULTS"
-echo "make check: the $MATRIX matrix (MATRIX=$MATRIX; see scripts/check.sh)"
 
 # phase NAME: the time since the last phase, for the summary.
 phases=()
@@ -56,10 +36,8 @@ phase() {
 "$TOP/scripts/setup.sh" || die "setup failed"
 "$TOP/scripts/prepare-tree.sh" $LTS || die "the $LTS tree could not be prepared"
 "$TOP/scripts/apply-series.sh" || die "the series does not apply"
-if [ "$MATRIX" = "$MAINLINE" ]; then
-	"$TOP/scripts/prepare-tree.sh" $MAINLINE || die "the $MAINLINE tree could not be prepared"
-	"$TOP/scripts/apply-parts.sh" || die "the mainline parts do not apply"
-fi
+"$TOP/scripts/prepare-tree.sh" $MAINLINE || die "the $MAINLINE tree could not be prepared"
+"$TOP/scripts/apply-parts.sh" || die "the mainline parts do not apply"
 phase "setup, trees, applying"
 
 # run NAME TAPFILE COMMAND...: a step that fails without saying which test
@@ -74,18 +52,15 @@ run() {
 	fi
 }
 
-# On 7.3 the builds the boots need (the emulator, five kernels, perf, the
+# The builds the boots need (the emulator, five kernels, perf, the
 # initramfs: most of a first run) start now, in the background, one build
 # at a time with $JOBS jobs each: the checks up to the boots are mostly
 # one process at a time and leave the other core to them. The boots then
 # find everything built (qemu-run.sh builds again only what is missing,
 # and says why a build failed).
-builds=
-if [ "$MATRIX" = "$MAINLINE" ]; then
-	step "building the emulator, the kernels, perf and the initramfs in the background (${RESULTS#"$TOP"/}/builds.log)"
-	"$TOP/scripts/qemu-run.sh" --matrix --build-only > "$RESULTS/builds.log" 2>&1 &
-	builds=$!
-fi
+step "building the emulator, the kernels, perf and the initramfs in the background (${RESULTS#"$TOP"/}/builds.log)"
+"$TOP/scripts/qemu-run.sh" --matrix --build-only > "$RESULTS/builds.log" 2>&1 &
+builds=$!
 
 run harness harness "$TOP/scripts/harness.sh"
 phase harness
@@ -95,8 +70,7 @@ step "exporting the series and running checkpatch.pl --strict on every patch"
 # and refuses without one; a machine without one (CI) exports unsigned into
 # build/series-check/, for the checks only, and checkpatch leaves out the
 # sign-off check there. build/series/ never holds an unsigned patch.
-which=$LTS
-[ "$MATRIX" = "$MAINLINE" ] && which="$MAINLINE $LTS"
+which="$MAINLINE $LTS"
 if [ -n "$(env -u GIT_AUTHOR_NAME -u GIT_AUTHOR_EMAIL -u GIT_COMMITTER_NAME \
 	-u GIT_COMMITTER_EMAIL git config --get user.email)" ]; then
 	unsigned=0
@@ -108,10 +82,8 @@ else
 	run series series "$TOP/scripts/export-series.sh" --unsigned $which
 fi
 run checkpatch checkpatch bash -c "UNSIGNED=$unsigned '$TOP/scripts/checkpatch.sh' | tee '$RESULTS/checkpatch.tap'; exit \${PIPESTATUS[0]}"
-if [ "$MATRIX" = "$MAINLINE" ]; then
-	step "every part with git am on a clean $MAINLINE after the parts before it; the backport on a clean $LTS"
-	run check-parts check-parts bash -c "UNSIGNED=$unsigned '$TOP/scripts/check-parts.sh' | tee '$RESULTS/check-parts.tap'; exit \${PIPESTATUS[0]}"
-fi
+step "every part with git am on a clean $MAINLINE after the parts before it; the backport on a clean $LTS"
+run check-parts check-parts bash -c "UNSIGNED=$unsigned '$TOP/scripts/check-parts.sh' | tee '$RESULTS/check-parts.tap'; exit \${PIPESTATUS[0]}"
 phase "export, checkpatch, git am"
 
 step "documentation: kernel-doc -Wall, reStructuredText"
@@ -124,22 +96,16 @@ step "the emulator's own tests (its counting model, user space)"
 run emulator emulator bash -c "'$TOP/scripts/qemu-emu-test.sh' | tee '$RESULTS/emulator.tap'; exit \${PIPESTATUS[0]}"
 phase "docs, workbench, emulator tests"
 
-if [ -n "$builds" ]; then
-	step "waiting for the background builds"
-	wait "$builds" || echo "note: the background builds failed (${RESULTS#"$TOP"/}/builds.log); the boots build again"
-	grep -E "built in|perf built" "$RESULTS/builds.log"
-	phase "waiting for the builds"
-fi
+step "waiting for the background builds"
+wait "$builds" || echo "note: the background builds failed (${RESULTS#"$TOP"/}/builds.log); the boots build again"
+grep -E "built in|perf built" "$RESULTS/builds.log"
+phase "waiting for the builds"
 run boots kunit "$TOP/scripts/qemu-run.sh" --matrix
 phase "builds and boots"
 run metrics-perf harness-sim-metrics-perf bash -c "bash '$TOP/tools/testing/x86-pmu/sim_metrics_perf_test.sh' '$PERF_OUT/perf' '$TOP/tools/testing/x86-pmu/sim_metrics_perf.ref' '$BUILD/harness' | tee '$RESULTS/harness-sim-metrics-perf.tap'; exit \${PIPESTATUS[0]}"
 
 step "every patch builds on its own (arch/x86/events with W=1, selftests)"
-if [ "$MATRIX" = "$MAINLINE" ]; then
-	run bisect bisect bash -c "'$TOP/scripts/bisect-build.sh' $MAINLINE | tee '$RESULTS/bisect.tap'; exit \${PIPESTATUS[0]}"
-else
-	run bisect bisect bash -c "'$TOP/scripts/bisect-build.sh' | tee '$RESULTS/bisect.tap'; exit \${PIPESTATUS[0]}"
-fi
+run bisect bisect bash -c "'$TOP/scripts/bisect-build.sh' | tee '$RESULTS/bisect.tap'; exit \${PIPESTATUS[0]}"
 phase "per-patch builds"
 
 pass=$(cat "$RESULTS"/*.tap | grep -c '^ok ')
@@ -149,6 +115,6 @@ grep -h '^not ok' "$RESULTS"/*.tap | sed 's/^/FAILED: /'
 echo "time by phase:"
 printf '  %s\n' "${phases[@]}"
 [ -f "$RESULTS/kernel-times.txt" ] && sed 's/^/  /' "$RESULTS/kernel-times.txt"
-echo "make check ($MATRIX matrix) took $(( $(date +%s) - start )) s; TAP files in ${RESULTS#"$TOP"/}/"
+echo "make check took $(( $(date +%s) - start )) s; TAP files in ${RESULTS#"$TOP"/}/"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

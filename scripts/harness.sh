@@ -9,6 +9,9 @@
 # TAP into build/results/.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
+# The mainline tree: its event tables, upstream's greedy (tag base), and
+# the series' perf_event.h for the matcher's KUnit suite (branch ht).
+KSRC=$(ksrc "$MAINLINE")
 
 H=$TOP/tools/testing/x86-pmu
 OUT=$BUILD/harness

@@ -2,26 +2,26 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The simulator's scenarios as the emulated host ran them (scenarios/scenarios.sh
-# in the boots hsw-ht and the upstream kernel's: hsw-ht-7.3, plain mainline,
-# in the 7.3 matrix; hsw-ht-6.12, the unpatched 6.12, in the 6.12 one) beside
-# the simulator's prediction for the same kernel: the series (matcher hk,
-# XSU series) for the patched kernel, upstream's model (greedy, XSU
-# upstream: 6.12's scheduling core, which 7.3 keeps byte for byte) for the
-# unpatched one. Prints a table per scenario and TAP: for the patched
+# in the boots of the series kernel and of plain mainline, hsw-ht-7.3)
+# beside the simulator's prediction for the same kernel: the series
+# (matcher hk, XSU series) for the patched kernel, upstream's model
+# (greedy, XSU upstream: 6.12's scheduling core, which 7.3 keeps byte for
+# byte) for the unpatched one. Prints a table per scenario and TAP: for the patched
 # kernel, every event's scheduled fraction within 5 points of the
 # simulator's in the scenarios whose outcome does not depend on the
 # siblings' timing (1, 2, 5), and the ledger empty with the workaround on;
 # the unpatched kernel's comparison is reported as comments. The series is
 # simulated with --continue where its PMU has PERF_PMU_CAP_SCHED_CONTINUE
-# (the old 6.12 series; on 7.3, part 4).
+# (part 4, the rfc kernel).
 #
 # Which boots, and how each is modelled: HVS_BOOTS, "BOOT:LABEL:MODEL"
 # each, MODEL hk (the series), hk+continue (the series with the perf-core
 # continuation) or upstream; scripts/qemu-run.sh sets it from its matrix
-# (default: the 6.12 matrix's). HVS_CONFIG: the series kernel's .config,
-# for its CONFIG_HZ. HVS_TREE: the kernel tree whose perf event tables
-# the simulator reads (--tree), the one the host's perf was built from
-# (default build/linux-6.12; the 7.3 matrix: the series kernel's).
+# (default: hsw-ht, the series, and hsw-ht-7.3, mainline). HVS_CONFIG: the
+# series kernel's .config, for its CONFIG_HZ (default: build/k-series's).
+# HVS_TREE: the kernel tree whose perf event tables the simulator reads
+# (--tree), the one the host's perf was built from (default: the 7.3
+# tree).
 #
 # perf's metric groups (one perf stat -M GROUP -A on both siblings, the
 # metrics lines of scenarios.sh) are set beside the simulator's
@@ -56,6 +56,9 @@
 #   replay per multiplexing interval; build/results)
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
+# The mainline tree: its event tables, upstream's greedy (tag base), and
+# the series' perf_event.h for the matcher's KUnit suite (branch ht).
+KSRC=$(ksrc "$MAINLINE")
 
 dir=${1:-$RESULTS}
 SIM=${SIM:-$BUILD/harness/x86-pmu-sim}
@@ -64,10 +67,10 @@ SIM=${SIM:-$BUILD/harness/x86-pmu-sim}
 
 # The guest kernel's tick, for intel_xsu_hold() (250 Hz where the build
 # is not there to say).
-hz=$(sed -n 's/^CONFIG_HZ=//p' "${HVS_CONFIG:-$KBUILD/.config}" 2>/dev/null)
+hz=$(sed -n 's/^CONFIG_HZ=//p' "${HVS_CONFIG:-$(kout series)/.config}" 2>/dev/null)
 
 python3 - "$SIM" "$dir" "${hz:-250}" "${BINS:-30}" "${HVS_TREE:-$KSRC}" \
-	${HVS_BOOTS:-hsw-ht:series:hk+continue hsw-ht-6.12:6.12:upstream} <<'PY'
+	${HVS_BOOTS:-hsw-ht:series:hk hsw-ht-7.3:7.3:upstream} <<'PY'
 import re, subprocess, sys
 
 sim, rdir, hz = sys.argv[1], sys.argv[2], int(sys.argv[3])

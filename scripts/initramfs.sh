@@ -1,17 +1,17 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Build the initramfs every boot of the matrix uses (build/initramfs.cpio):
+# Build an initramfs the boots of the matrix use:
 #
-#   initramfs.sh [SRC KBUILD OUT]
+#   initramfs.sh SRC KBUILD OUT
 #
 # from the kernel tree SRC, its build KBUILD (the headers the kselftests
-# build against) into OUT; default: build/linux-6.12, build/kunit,
-# build/initramfs.cpio (the kselftests in build/selftests). The 7.3 matrix
-# builds build/initramfs-7.3.cpio from the series kernel (build/k-series,
-# its .build; kselftests in build/selftests-7.3) and a second one from the
-# 6.12 backport's (build/k-lts) for the backport's boot,
-# build/initramfs-6.12.cpio. perf: PERF_OUT/perf (scripts/lib.sh).
+# build against) into OUT, the kselftests in build/selftests-NAME for
+# OUT = build/initramfs-NAME.cpio. scripts/qemu-run.sh builds
+# build/initramfs-7.3.cpio from the series kernel (build/k-series, its
+# .build) and build/initramfs-6.12.cpio from the 6.12 backport's
+# (build/k-lts) for the backport's boot. perf: PERF_OUT/perf
+# (scripts/lib.sh).
 #
 #   /init                  tools/testing/x86-pmu/qemu/init.c (static)
 #   /bin/busybox, applets  Debian's busybox-static: a shell for the scripts
@@ -31,14 +31,11 @@
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
-KSRC=${1:-$KSRC}
-KBUILD=${2:-$KBUILD}
-INITRAMFS=${3:-$INITRAMFS_OUT}
-ST=$BUILD/selftests
-case $(basename "$INITRAMFS") in
-initramfs.cpio) ;;
-*) ST=$BUILD/selftests-$(basename "$INITRAMFS" .cpio | sed 's/^initramfs-//') ;;
-esac
+[ $# -eq 3 ] || { echo "usage: $0 SRC KBUILD OUT" >&2; exit 2; }
+KSRC=$1
+KBUILD=$2
+INITRAMFS=$3
+ST=$BUILD/selftests-$(basename "$INITRAMFS" .cpio | sed 's/^initramfs-//')
 ROOT=$ST/root
 # The host tests of the fixes (tools/testing/x86-pmu/qemu/host/), run by
 # the boot of the fixes kernel (x86pmu.run=fixes).

@@ -5,12 +5,11 @@
 # rebuilds only what changed. Every build prints and records its time
 # (build/results/kernel-times.txt).
 #
-# The 7.3 matrix (MATRIX=7.3, scripts/qemu-run.sh): one git worktree per
-# kernel, build/k-NAME, its output in build/k-NAME/.build (inside the
-# worktree, so that Kbuild names the sources relative to it and a copy of
-# one kernel's worktree and output can seed another: only the files that
-# differ rebuild), each built through kunit.py so that the KUnit suites of
-# the tree are built in:
+# One git worktree per kernel, build/k-NAME, its output in
+# build/k-NAME/.build (inside the worktree, so that Kbuild names the sources
+# relative to it and a copy of one kernel's worktree and output can seed
+# another: only the files that differ rebuild), each built through kunit.py
+# so that the KUnit suites of the tree are built in:
 #
 #   kernel    tree and commit                  configuration
 #   series    7.3, parts 1-3 (the highest      every .kunitconfig of the series in
@@ -36,31 +35,14 @@
 #
 #   kernel-build.sh series|rfc|mainline|fixes|lts...
 #
-# The 6.12 pipeline (the default of make check until the 7.3 matrix is
-# switched on, see scripts/check.sh), one configuration for both:
-#
-#   build/kunit        the patched tree (branch 'series'), through kunit.py
-#                      with the series' .kunitconfig files, so that the
-#                      KUnit suites are built in;
-#   build/kernel-base  the unpatched 6.12 (tag 'base', worktree
-#                      build/base-src), from the patched kernel's .config
-#                      (olddefconfig drops the series' own symbols).
-#
-#   kernel-build.sh [patched|base|both]   (default: both)
-#
-# All carry what the boots check with: lockdep, atomic-sleep checks, the
-# soft- and hard-lockup detectors (the NMI watchdog is a perf event), the
-# msr driver (the emulator's tests read its ledger) and CPU hotplug; KASAN
-# where the table above says so (on both 6.12 kernels).
+# All carry what the boots check with: lockdep and lock statistics
+# (host/lockstat.sh), atomic-sleep checks, the soft- and hard-lockup
+# detectors (the NMI watchdog is a perf event), the msr driver (the
+# emulator's tests read its ledger) and CPU hotplug; KASAN where the table
+# above says so.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
-what=${*:-both}
-BASE_SRC=$BUILD/base-src
-BASE_OUT=$BUILD/kernel-base
-
-# The series' .kunitconfig files.
-KUNITCONFIGS=(arch/x86/events arch/x86/events/intel)
 # Booting with an initramfs, running static test programs and perf; the
 # scenarios trace the multiplexing timer (timer:hrtimer_expire_entry).
 BOOT_CONFIG=(CONFIG_SMP=y CONFIG_BLK_DEV_INITRD=y CONFIG_DEVTMPFS=y
@@ -70,58 +52,12 @@ BOOT_CONFIG=(CONFIG_SMP=y CONFIG_BLK_DEV_INITRD=y CONFIG_DEVTMPFS=y
 # What makes a boot fail loudly on a defect.
 DEBUG_CONFIG=(CONFIG_KASAN=y CONFIG_PROVE_LOCKING=y CONFIG_DEBUG_ATOMIC_SLEEP=y
 	      CONFIG_SOFTLOCKUP_DETECTOR=y CONFIG_HARDLOCKUP_DETECTOR=y
-	      CONFIG_HARDLOCKUP_DETECTOR_PERF=y)
+	      CONFIG_HARDLOCKUP_DETECTOR_PERF=y CONFIG_LOCK_STAT=y)
 
 mkdir -p "$RESULTS"
 
-build_patched() {
-	local args=(--arch=x86_64 --build_dir="$KBUILD" --jobs="$JOBS"
-		    --make_options=KCFLAGS=-fstack-usage) k c
-	for k in "${KUNITCONFIGS[@]}"; do
-		args+=(--kunitconfig="$k")
-	done
-	for c in "${BOOT_CONFIG[@]}" "${DEBUG_CONFIG[@]}"; do
-		args+=(--kconfig_add="$c")
-	done
-	step "building the patched kernel (KASAN, lockdep; about 7 minutes the first time on 2 cores, seconds after; log in build/results/kernel-build.log)"
-	(cd "$KSRC" && PATH=/usr/bin:$PATH python3 tools/testing/kunit/kunit.py build "${args[@]}") \
-		> "$RESULTS/kernel-build.log" 2>&1 ||
-		{ tail -30 "$RESULTS/kernel-build.log"; return 1; }
-}
-
-build_base() {
-	local c opt
-	[ -f "$KBUILD/.config" ] || { echo "error: build the patched kernel first" >&2; return 1; }
-	if [ "$(git -C "$BASE_SRC" rev-parse -q --verify HEAD 2>/dev/null)" != \
-	     "$(git -C "$KSRC" rev-parse base)" ]; then
-		rm -rf "$BASE_SRC"
-		git -C "$KSRC" worktree prune
-		git -C "$KSRC" worktree add -q --detach "$BASE_SRC" base ||
-			{ echo "error: cannot create $BASE_SRC" >&2; return 1; }
-	fi
-	mkdir -p "$BASE_OUT"
-	# Same configuration; rewrite it only when it changed, so that a
-	# second run rebuilds nothing.
-	if ! cmp -s "$KBUILD/.config" "$BASE_OUT/.config.patched"; then
-		cp "$KBUILD/.config" "$BASE_OUT/.config"
-		cp "$KBUILD/.config" "$BASE_OUT/.config.patched"
-	fi
-	step "building the unpatched 6.12 kernel with the same configuration (about 7 minutes the first time; log in build/results/kernel-base-build.log)"
-	{ make -s -C "$BASE_SRC" O="$BASE_OUT" ARCH=x86_64 olddefconfig &&
-	  make -s -C "$BASE_SRC" O="$BASE_OUT" ARCH=x86_64 -j"$JOBS" bzImage; } \
-		> "$RESULTS/kernel-base-build.log" 2>&1 ||
-		{ tail -30 "$RESULTS/kernel-base-build.log"; return 1; }
-	for c in "${DEBUG_CONFIG[@]}" CONFIG_X86_MSR=y CONFIG_HOTPLUG_CPU=y; do
-		opt=${c%=y}
-		grep -qx "$c" "$BASE_OUT/.config" ||
-			{ echo "error: $opt is not set in the unpatched kernel's configuration" >&2; return 1; }
-	done
-}
-
-# --- The 7.3 matrix -------------------------------------------------------
-
 # KUnit, the PMU drivers and DEBUG_KERNEL (which the debug options need), in
-# every kernel of the 7.3 matrix.
+# every kernel.
 COMMON_CONFIG=(CONFIG_KUNIT=y CONFIG_PERF_EVENTS=y CONFIG_CPU_SUP_INTEL=y CONFIG_DEBUG_KERNEL=y
 	       CONFIG_CPU_SUP_AMD=y)
 
@@ -241,14 +177,12 @@ build_kernel() {
 		tee -a "$RESULTS/kernel-times.txt"
 }
 
+[ $# -gt 0 ] || { echo "usage: $0 series|rfc|mainline|fixes|lts..." >&2; exit 2; }
 status=0
-for w in $what; do
+for w in "$@"; do
 	case $w in
-	patched) build_patched || status=1 ;;
-	base) build_base || status=1 ;;
-	both) { build_patched && build_base; } || status=1 ;;
 	series | rfc | mainline | fixes | lts) build_kernel "$w" || status=1 ;;
-	*) echo "usage: $0 [patched|base|both] | [series|rfc|mainline|fixes|lts]..." >&2; exit 2 ;;
+	*) echo "usage: $0 series|rfc|mainline|fixes|lts..." >&2; exit 2 ;;
 	esac
 	[ $status -eq 0 ] || break
 done

@@ -9,24 +9,10 @@ ksrc() { echo "$BUILD/linux-$1"; }
 MAINLINE=7.3			# the tree the parts are against
 LTS=6.12			# the tree of the backport
 KSRC=${KSRC:-$(ksrc $LTS)}	# the backport's tree: branch 'series'
-# The boot matrix make check and make run use: 6.12 (the old 17-patch
-# series on 6.12, the default until part 3 exists) or 7.3 (the mainline
-# parts, scripts/qemu-run.sh); MATRIX=7.3 make check picks it for one run.
-# THE SWITCH: once part 3 (the HT erratum) exists, make 7.3 the default
-# here; scripts/check.sh says what changes.
-MATRIX=${MATRIX:-6.12}
-# What the boots of a matrix put in their initramfs: perf (build-perf.sh),
-# the kselftests and the initramfs (initramfs.sh), each matrix its own so
-# that switching between them rebuilds nothing: the 6.12 one from
-# build/linux-6.12, the 7.3 one from the series kernel's tree.
-if [ "$MATRIX" = "$MAINLINE" ]; then
-	PERF_OUT=${PERF_OUT:-$BUILD/perf-$MAINLINE}
-	INITRAMFS_OUT=${INITRAMFS_OUT:-$BUILD/initramfs-$MAINLINE.cpio}
-else
-	PERF_OUT=${PERF_OUT:-$BUILD/perf}
-	INITRAMFS_OUT=${INITRAMFS_OUT:-$BUILD/initramfs.cpio}
-fi
-KBUILD=$BUILD/kunit		# kernel build outputs (O=) for the QEMU kernel
+# What the boots put in their initramfs: perf (build-perf.sh), the
+# kselftests and the initramfs (initramfs.sh), from the series kernel's tree.
+PERF_OUT=${PERF_OUT:-$BUILD/perf-$MAINLINE}
+INITRAMFS_OUT=${INITRAMFS_OUT:-$BUILD/initramfs-$MAINLINE.cpio}
 RESULTS=${RESULTS:-$BUILD/results}	# one TAP file per test step
 SERIES_OUT=${SERIES_OUT:-$BUILD/series}	# git format-patch output
 SERIES_DIR=${SERIES_DIR:-$TOP/series/$LTS}

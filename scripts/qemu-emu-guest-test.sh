@@ -20,15 +20,15 @@
 #   watchdog        Haswell with the NMI watchdog on, WATCHDOG_SECS of load
 #
 # Environment: KERNEL (a bzImage with CONFIG_X86_MSR=y, CONFIG_PERF_EVENTS,
-# the hardlockup detector; default the patched kernel of the boot matrix,
-# build/kunit, scripts/kernel-build.sh), RUNS (names above),
+# the hardlockup detector; default the series kernel of the boot matrix,
+# build/k-series, scripts/kernel-build.sh), RUNS (names above),
 # WATCHDOG_SECS (70), TIMEOUT per boot (600 s). Consoles, TAP and ledgers
 # go to build/qemu-emu-guest/.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
 QEMU=${QEMU:-$BUILD/qemu/qemu-system-x86_64}
-KERNEL=${KERNEL:-$KBUILD/arch/x86/boot/bzImage}
+KERNEL=${KERNEL:-$(kout series)/arch/x86/boot/bzImage}
 RUNS=${RUNS:-haswell haswell-off haswell-mttcg sandybridge ivybridge skylake nopmu watchdog}
 ST=tcg,thread=single
 WATCHDOG_SECS=${WATCHDOG_SECS:-70}

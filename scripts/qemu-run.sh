@@ -13,9 +13,7 @@
 #                         runs it in the background beside its checks)
 #   --list                print the boots selected, build and boot nothing
 #
-# Two matrices, each a table below (BOOTS): MATRIX=6.12 (scripts/lib.sh,
-# today's default) boots the old series on 6.12 beside the unpatched 6.12;
-# MATRIX=7.3 boots the mainline parts 1-3 (kernel 'series') on every host,
+# The matrix (BOOTS below) boots the mainline parts 1-3 (kernel 'series') on every host,
 # parts 1-4 ('rfc', when part 4 exists) and plain 7.3 ('mainline') on the
 # affected host, part 1 alone ('fixes') with the fixes' host tests, and the
 # 6.12 backport ('lts') with its KUnit suites and kselftests; which kernel
@@ -57,50 +55,27 @@ ALL=perf_events,host,scenarios,stress
 # run's boot. The test directories are the initramfs' (scripts/initramfs.sh):
 # perf_events (the kselftests), host (perf stat experiments), scenarios,
 # stress, fixes (the fixes' host tests).
-case $MATRIX in
-"$LTS")
-	# kernels: patched = build/kunit, base = build/kernel-base
-	BOOTS=(
-		"hsw-ht|patched|Haswell,pmu=on|$HT|$ALL|$KUNIT|count"
-		"hsw-ht-6.12|base|Haswell,pmu=on|$HT|$ALL|$NOKUNIT|info"
-		"snb-ht|patched|SandyBridge,pmu=on|$HT|perf_events,host,stress|$NOKUNIT|count"
-		"ivb-ht|patched|IvyBridge,pmu=on|$HT|perf_events,host,stress|$NOKUNIT|count"
-		"skl-ht|patched|Skylake-Client,pmu=on|$HT|perf_events,host|$NOKUNIT|count"
-		"hsw-noht|patched|Haswell,pmu=on|$NOHT|perf_events|$NOKUNIT|count"
-		"nopmu|patched|-|2|perf_events|$NOKUNIT|count"
-	)
-	# The simulator's comparison (scripts/host-vs-sim.sh): BOOT:LABEL:MODEL
-	HVS_BOOTS="hsw-ht:series:hk+continue hsw-ht-6.12:6.12:upstream"
-	SERIES_KERNEL=patched
-	;;
-"$MAINLINE")
-	# kernels: scripts/kernel-build.sh (series = parts 1-3, rfc = parts
-	# 1-4, mainline = tag base, fixes = part 1, lts = the 6.12 backport)
-	BOOTS=(
-		"hsw-ht|series|Haswell,pmu=on|$HT|$ALL|$KUNIT|count"
-		"hsw-ht-7.3|mainline|Haswell,pmu=on|$HT|$ALL|$NOKUNIT|info"
-		"hsw-ht-rfc|rfc|Haswell,pmu=on|$HT|$ALL|$KUNIT|count"
-		"snb-ht|series|SandyBridge,pmu=on|$HT|perf_events,host,stress|$NOKUNIT|count"
-		"ivb-ht|series|IvyBridge,pmu=on|$HT|perf_events,host,stress|$NOKUNIT|count"
-		"skl-ht|series|Skylake-Client,pmu=on|$HT|perf_events,host|$NOKUNIT|count"
-		"hsw-ht-6.12|lts|Haswell,pmu=on|$HT|perf_events|$KUNIT|count"
-		"hsw-noht|series|Haswell,pmu=on|$NOHT|perf_events|$NOKUNIT|count"
-		"nopmu|series|-|2|perf_events|$NOKUNIT|count"
-		"hsw-ht-fixes|fixes|Haswell,pmu=on|$HT|fixes|$KUNIT|count"
-	)
-	# The series kernel is simulated with --continue only where its tree
-	# has the perf-core capability (part 4 adds it).
-	model=hk
-	grep -qs PERF_PMU_CAP_SCHED_CONTINUE "$(kdir series)/include/linux/perf_event.h" &&
-		model=hk+continue
-	HVS_BOOTS="hsw-ht:series:$model hsw-ht-7.3:7.3:upstream"
-	SERIES_KERNEL=series
-	;;
-*) die "MATRIX is '$MATRIX': $LTS or $MAINLINE" ;;
-esac
-# The KUnit suites the 6.12 series' kernel must run (7.3: from the
-# .kunitconfig files each kernel was built with, scripts/lib.sh).
-SUITES_612=(x86_counter_match x86_intel_xsu x86_intel_xsu_arb)
+# kernels: scripts/kernel-build.sh (series = parts 1-3, rfc = parts
+# 1-4, mainline = tag base, fixes = part 1, lts = the 6.12 backport)
+BOOTS=(
+	"hsw-ht|series|Haswell,pmu=on|$HT|$ALL|$KUNIT|count"
+	"hsw-ht-7.3|mainline|Haswell,pmu=on|$HT|$ALL|$NOKUNIT|info"
+	"hsw-ht-rfc|rfc|Haswell,pmu=on|$HT|$ALL|$KUNIT|count"
+	"snb-ht|series|SandyBridge,pmu=on|$HT|perf_events,host,stress|$NOKUNIT|count"
+	"ivb-ht|series|IvyBridge,pmu=on|$HT|perf_events,host,stress|$NOKUNIT|count"
+	"skl-ht|series|Skylake-Client,pmu=on|$HT|perf_events,host|$NOKUNIT|count"
+	"hsw-ht-6.12|lts|Haswell,pmu=on|$HT|perf_events|$KUNIT|count"
+	"hsw-noht|series|Haswell,pmu=on|$NOHT|perf_events|$NOKUNIT|count"
+	"nopmu|series|-|2|perf_events|$NOKUNIT|count"
+	"hsw-ht-fixes|fixes|Haswell,pmu=on|$HT|fixes|$KUNIT|count"
+)
+# The series kernel is simulated with --continue only where its tree
+# has the perf-core capability (part 4 adds it).
+model=hk
+grep -qs PERF_PMU_CAP_SCHED_CONTINUE "$(kdir series)/include/linux/perf_event.h" &&
+	model=hk+continue
+HVS_BOOTS="hsw-ht:series:$model hsw-ht-7.3:7.3:upstream"
+SERIES_KERNEL=series
 
 # A kernel that cannot exist yet drops its boots: rfc before part 4,
 # fixes before part 1.
@@ -122,28 +97,11 @@ done
 BOOTS=("${selected[@]}")
 [ ${#BOOTS[@]} -gt 0 ] || die "no boot selected"
 
-image() {
-	case $1 in
-	patched) echo "$KBUILD/arch/x86/boot/bzImage" ;;
-	base) echo "$BUILD/kernel-base/arch/x86/boot/bzImage" ;;
-	*) kimage "$1" ;;
-	esac
-}
+image() { kimage "$1"; }
 # The kernel's name in the tables.
-label() {
-	case $1 in
-	patched) echo series ;;
-	base) echo "$LTS" ;;
-	*) echo "$1" ;;
-	esac
-}
+label() { echo "$1"; }
 # The source tree of a kernel (its kunit.py parses its KUnit output).
-tree_of() {
-	case $1 in
-	patched | base) echo "$KSRC" ;;
-	*) kdir "$1" ;;
-	esac
-}
+tree_of() { kdir "$1"; }
 # The initramfs a kernel boots with: on 7.3 the backport has its own (its
 # kselftests), every other kernel the series'.
 initramfs_of() {
@@ -154,17 +112,15 @@ initramfs_of() {
 }
 suites_of() {
 	local k
-	case $1 in
-	patched) echo "${SUITES_612[@]}" ;;
-	*) for k in $(cat "$(kout "$1")/x86-pmu-kunitconfigs" 2>/dev/null); do
+
+	for k in $(cat "$(kout "$1")/x86-pmu-kunitconfigs" 2>/dev/null); do
 		echo "${KUNIT_SUITES[$k]:-}"
-	   done | xargs ;;
-	esac
+	done | xargs
 }
 kunit_tap() { [ "$1" = hsw-ht ] && echo "$RESULTS/kunit.tap" || echo "$RESULTS/kunit-$1.tap"; }
 
 if [ $list -eq 1 ]; then
-	echo "the $MATRIX matrix (MATRIX=$MATRIX):"
+	echo "the boot matrix:"
 	printf '  %-13s %-9s %-22s %-30s %-34s %-15s %s\n' boot kernel "-cpu" "-smp" runs "kernel args" counted
 	for b in "${BOOTS[@]}"; do
 		IFS='|' read -r name kernel cpu smp run append kind <<< "$b"
@@ -198,33 +154,21 @@ for b in "${BOOTS[@]}"; do
 	IFS='|' read -r _ kernel _ <<< "$b"
 	[[ " ${needed[*]} " == *" $kernel "* ]] || needed+=("$kernel")
 done
-if [ "$MATRIX" = "$LTS" ]; then
-	"$TOP/scripts/kernel-build.sh" patched || fail "the patched kernel does not build"
-	if [[ " ${needed[*]} " == *" base "* ]]; then
-		"$TOP/scripts/kernel-build.sh" base || fail "the unpatched kernel does not build"
-	fi
-	PERF_SRC=$KSRC
-else
-	# series always: perf and the initramfs come from its tree. In this
-	# order: a kernel's seed first (fixes from mainline, rfc from series).
-	for k in series mainline fixes lts rfc; do
-		[ $k = series ] || [[ " ${needed[*]} " == *" $k "* ]] || continue
-		"$TOP/scripts/kernel-build.sh" "$k" || fail "the $k kernel does not build"
-	done
-	PERF_SRC=$(kdir series)
-fi
+# series always: perf and the initramfs come from its tree. In this
+# order: a kernel's seed first (fixes from mainline, rfc from series).
+for k in series mainline fixes lts rfc; do
+	[ $k = series ] || [[ " ${needed[*]} " == *" $k "* ]] || continue
+	"$TOP/scripts/kernel-build.sh" "$k" || fail "the $k kernel does not build"
+done
+PERF_SRC=$(kdir series)
 PERF_SRC=$PERF_SRC "$TOP/scripts/build-perf.sh" > "$RESULTS/perf-build.out" 2>&1 ||
 	{ cat "$RESULTS/perf-build.out"; fail "perf does not build"; }
 grep -h "built in" "$RESULTS/perf-build.out"
-if [ "$MATRIX" = "$LTS" ]; then
-	"$TOP/scripts/initramfs.sh" || fail "the initramfs cannot be built"
-else
-	"$TOP/scripts/initramfs.sh" "$(kdir series)" "$(kout series)" "$INITRAMFS_OUT" ||
-		fail "the initramfs cannot be built"
-	if [[ " ${needed[*]} " == *" lts "* ]]; then
-		"$TOP/scripts/initramfs.sh" "$(kdir lts)" "$(kout lts)" "$(initramfs_of lts)" ||
-			fail "the initramfs of the $LTS backport cannot be built"
-	fi
+"$TOP/scripts/initramfs.sh" "$(kdir series)" "$(kout series)" "$INITRAMFS_OUT" ||
+	fail "the initramfs cannot be built"
+if [[ " ${needed[*]} " == *" lts "* ]]; then
+	"$TOP/scripts/initramfs.sh" "$(kdir lts)" "$(kout lts)" "$(initramfs_of lts)" ||
+		fail "the initramfs of the $LTS backport cannot be built"
 fi
 
 [ $build_only -eq 0 ] || exit 0
@@ -296,14 +240,15 @@ if [ $matrix -eq 1 ]; then
 	done
 fi
 
-# The fixes' host tests, before (plain 7.3, reported) and after (part 1).
-if [ "$MATRIX" = "$MAINLINE" ]; then
-	shown=0
-	for b in "${BOOTS[@]}"; do
-		IFS='|' read -r name kernel _ _ run _ <<< "$b"
-		case $kernel in mainline | fixes) ;; *) continue ;; esac
-		[ $shown -eq 1 ] || { echo; echo "the fixes' host tests, plain 7.3 (before) and part 1 (after):"; shown=1; }
-		python3 - "$RESULTS/boot-$name.console" "$name" "$(label "$kernel")" <<'PY'
+# The fixes' host tests, before (plain 7.3) and after (part 1): each must
+# fail before and pass after, or it proves nothing (fixes.tap).
+shown=0
+: > "$RESULTS/fixes.tap"
+for b in "${BOOTS[@]}"; do
+	IFS='|' read -r name kernel _ _ run _ <<< "$b"
+	case $kernel in mainline | fixes) ;; *) continue ;; esac
+	[ $shown -eq 1 ] || { echo; echo "the fixes' host tests, plain 7.3 (before) and part 1 (after):"; shown=1; }
+	python3 - "$RESULTS/boot-$name.console" "$name" "$(label "$kernel")" <<'PY'
 import re, sys
 text = open(sys.argv[1], errors="replace").read()
 for prog in ("moved.sh", "pinned-held.sh"):
@@ -317,8 +262,31 @@ for prog in ("moved.sh", "pinned-held.sh"):
     print("  %-12s %-8s %-16s %-7s %s" % (sys.argv[2], sys.argv[3], prog, m.group(1),
           summary[0] if summary else ""))
 PY
-	done
+done
+if [ $shown -eq 1 ]; then
+	python3 - "$RESULTS/boot-hsw-ht-7.3.console" "$RESULTS/boot-hsw-ht-fixes.console" \
+		> "$RESULTS/fixes.tap" <<'PY'
+import re, sys
+def result(path, prog):
+    try:
+        text = open(path, errors="replace").read()
+    except OSError:
+        return None
+    m = re.search(r"^(not ok|ok) \d+ selftests: (host|fixes): %s\b" % re.escape(prog), text, re.M)
+    return m.group(1) if m else None
+n = 0
+for prog in ("moved.sh", "pinned-held.sh"):
+    before, after = result(sys.argv[1], prog), result(sys.argv[2], prog)
+    n += 1
+    ok = before == "not ok" and after == "ok"
+    print("%s %d - fix test %s: fails on plain 7.3 (%s), passes with part 1 (%s)"
+          % ("ok" if ok else "not ok", n, prog, before or "did not run", after or "did not run"))
+print("1..%d" % n)
+PY
+	cat "$RESULTS/fixes.tap"
+	grep -q '^not ok' "$RESULTS/fixes.tap" && status=1
 fi
+
 
 # The glue stress of each boot that ran it, side by side (glue_stress.c):
 # what it did and what it found; a kernel without the knob has its ledger
@@ -350,7 +318,6 @@ fi
 # The simulator's scenarios: the host beside the simulator.
 step "the simulator's scenarios on the emulated host beside the simulator"
 config=$(kout series)/.config
-[ "$MATRIX" = "$LTS" ] && config=$KBUILD/.config
 HVS_BOOTS=$HVS_BOOTS HVS_CONFIG=$config HVS_TREE=$PERF_SRC \
 	"$TOP/scripts/host-vs-sim.sh" > "$RESULTS/host-vs-sim.tap"
 cat "$RESULTS/host-vs-sim.tap"

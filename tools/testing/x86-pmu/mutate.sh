@@ -21,8 +21,8 @@
 # usage: mutate.sh [-o BUILD_DIR] [-k KSRC] [-l LIST] [--all] [ID...]
 #   BUILD_DIR  default build/mutation: the copy (src/), the programs
 #              (obj/) and a log per mutation and program (logs/ID/)
-#   KSRC       the kernel tree with tags 'base' and branch 'series', as
-#              for the harness (default build/linux-6.12)
+#   KSRC       the mainline kernel tree with tag 'base' and the parts'
+#              branches, as for the harness (default build/linux-7.3)
 #   LIST       the mutations (default mutations.txt beside this script)
 #   ID...      only these mutations
 set -uo pipefail
@@ -30,7 +30,7 @@ set -uo pipefail
 H=$(cd "$(dirname "$0")" && pwd)
 TOP=$(cd "$H/../../.." && pwd)
 B=$TOP/build/mutation
-KSRC=$TOP/build/linux-6.12
+KSRC=$TOP/build/linux-7.3
 LIST=$H/mutations.txt
 ALL=0
 ONLY=()
