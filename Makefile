@@ -19,10 +19,13 @@
 #   make sim-metrics   perf's metric groups of SNB/IVB/HSW on both siblings,
 #                each policy side by side (ARGS=--corrupting-only: the
 #                groups with events 0xd0-0xd3)
+#   make half-boots  20 boots of the emulated Haswell running host/half.sh
+#                alone, tallied (ARGS="N KERNEL": N boots of series, rfc or
+#                mainline; scripts/half-boots.sh)
 #   make clean   remove build outputs (keeps the extracted tree)
 #   make distclean  remove build/ entirely
 
-.PHONY: run check series bench mutation sim sim-fairness sim-metrics clean distclean
+.PHONY: run check series bench mutation sim sim-fairness sim-metrics half-boots clean distclean
 
 run:
 	@scripts/run.sh
@@ -55,6 +58,10 @@ sim-fairness:
 sim-metrics:
 	@scripts/sim.sh --metric-table --ticks 1000 $(ARGS)
 
+half-boots:
+	@scripts/setup.sh && scripts/prepare-tree.sh 7.3 && scripts/apply-parts.sh && \
+		scripts/half-boots.sh $(ARGS)
+
 clean:
 	rm -rf build/harness build/mutation build/results build/series build/series-check \
 		build/selftests-* \
@@ -63,5 +70,9 @@ clean:
 	-git -C build/linux-6.12 worktree prune 2>/dev/null
 	-git -C build/linux-7.3 worktree prune 2>/dev/null
 
-distclean:
+disthalf-boots:
+	@scripts/setup.sh && scripts/prepare-tree.sh 7.3 && scripts/apply-parts.sh && \
+		scripts/half-boots.sh $(ARGS)
+
+clean:
 	rm -rf build

@@ -25,6 +25,8 @@
 #                          events, knob switches and CPU hotplug
 #   /tests/fixes/          the host tests of the fixes (part 1), links to
 #                          host/ (FIX_TESTS below; those that exist)
+#   /tests/half/           host/half.sh alone, for repeated boots of it
+#                          (scripts/half-boots.sh)
 #
 # Which directories a boot runs is on its kernel command line
 # (x86pmu.run=...), see init.c.
@@ -98,6 +100,9 @@ for t in "${FIX_TESTS[@]}"; do
 	[ -f "$ROOT/tests/host/$t" ] && ln -s "../host/$t" "$ROOT/tests/fixes/$t"
 done
 echo "timeout=300" > "$ROOT/tests/fixes/settings"
+mkdir -p "$ROOT/tests/half"
+ln -s ../host/half.sh "$ROOT/tests/half/half.sh"
+echo "timeout=300" > "$ROOT/tests/half/settings"
 
 # The stress test of the scheduling glue: a test program itself.
 mkdir -p "$ROOT/tests/stress"
