@@ -10,7 +10,8 @@
 #
 #   half-boots.sh [N] [KERNEL]     (default: 20 boots of the series kernel)
 #
-# KERNEL is a kernel of scripts/kernel-build.sh (series, rfc, mainline),
+# KERNEL is a kernel of scripts/kernel-build.sh (series, rfc, mainline;
+# HALF_IMAGE=bzImage boots another image under that name),
 # built first if missing, with the initramfs of scripts/qemu-run.sh. A boot
 # passes when half.sh passes and its kernel log is clean (scripts/boot.sh).
 # Prints one line per boot (each mode's lowest share) and the tally, also
@@ -24,7 +25,7 @@ kernel=${2:-series}
 case $n in ''|*[!0-9]*) die "usage: $0 [N] [series|rfc|mainline]" ;; esac
 case $kernel in series|rfc|mainline) ;; *) die "usage: $0 [N] [series|rfc|mainline]" ;; esac
 
-image=$(kimage "$kernel")
+image=${HALF_IMAGE:-$(kimage "$kernel")}
 [ -f "$image" ] || "$TOP/scripts/kernel-build.sh" "$kernel" || die "the $kernel kernel does not build"
 [ -f "$INITRAMFS_OUT" ] || "$TOP/scripts/qemu-run.sh" --only hsw-ht --build-only ||
 	die "the initramfs does not build"
