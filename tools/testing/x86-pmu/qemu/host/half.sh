@@ -14,12 +14,7 @@ GROUPS=${HALF_GROUPS:-100}
 WINDOW=${HALF_WINDOW_MS:-1000}
 
 . /tests/host/siblings.sh
-trap 'kill $la $lb 2>/dev/null; [ -n "$orig" ] && echo "$orig" > "$KNOB"' EXIT
-orig=
-if [ -e "$KNOB" ]; then
-	orig=$(cat "$KNOB")
-	echo 1 > "$KNOB"
-fi
+knob_on
 
 x86pmu-half "$a" "$b" "$GROUPS" "$WINDOW" > /tmp/half.out
 status=$?

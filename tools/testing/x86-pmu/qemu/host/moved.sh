@@ -10,12 +10,7 @@
 RUNS=5
 
 . /tests/host/siblings.sh
-trap 'kill $la $lb 2>/dev/null; [ -n "$orig" ] && echo "$orig" > "$KNOB"' EXIT
-orig=
-if [ -e "$KNOB" ]; then
-	orig=$(cat "$KNOB")
-	echo 1 > "$KNOB"
-fi
+knob_on
 
 status=0
 clean=0

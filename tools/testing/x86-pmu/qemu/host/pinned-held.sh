@@ -22,22 +22,6 @@ MIN_PCT=90
 pa= pb=
 trap 'kill $la $lb $pa $pb 2>/dev/null' EXIT
 
-# pct FILE EVENT: the share of its enabled time EVENT ran, in percent
-# (100 when perf stat prints none), or -1 when it was not counted.
-pct() {
-	awk -v ev="$2" '
-		index($0, ev) {
-			found = 1
-			if ($0 ~ /not counted|not supported/) { print -1; exit }
-			p = 100
-			if (match($0, /\([0-9.]+%\)/))
-				p = substr($0, RSTART + 1, RLENGTH - 3)
-			print p
-			exit
-		}
-		END { if (!found) print -1 }' "$1"
-}
-
 # stop PID: perf stat prints its counts and exits on SIGINT.
 stop() {
 	kill -INT "$1" 2>/dev/null

@@ -32,22 +32,6 @@ perf stat --no-big-num -C "$b" -e r81d0:u,r82d0:u,r01d1:u,r02d1:u \
 pb=$!
 sleep 1
 
-# pct FILE EVENT: the share of its enabled time EVENT ran, in percent
-# (100 when perf stat prints none), or -1 when it was not counted.
-pct() {
-	awk -v ev="$2" '
-		index($0, ev) {
-			found = 1
-			if ($0 ~ /not counted|not supported/) { print -1; exit }
-			p = 100
-			if (match($0, /\([0-9.]+%\)/))
-				p = substr($0, RSTART + 1, RLENGTH - 3)
-			print p
-			exit
-		}
-		END { if (!found) print -1 }' "$1"
-}
-
 status=0
 counted=0
 worst=100

@@ -29,22 +29,6 @@ if [ ! -w "$KNOB" ]; then
 fi
 orig=$(cat "$KNOB")
 
-# pct FILE EVENT: the share of its enabled time EVENT ran, in percent
-# (100 when perf stat prints none), or -1 when it was not counted.
-pct() {
-	awk -v ev="$2" '
-		index($0, ev) {
-			found = 1
-			if ($0 ~ /not counted|not supported/) { print -1; exit }
-			p = 100
-			if (match($0, /\([0-9.]+%\)/))
-				p = substr($0, RSTART + 1, RLENGTH - 3)
-			print p
-			exit
-		}
-		END { if (!found) print -1 }' "$1"
-}
-
 status=0
 counted=0
 worst=100
