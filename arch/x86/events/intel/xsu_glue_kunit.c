@@ -83,7 +83,7 @@ struct xsu_glue {
 };
 
 /**
- * struct xsu_glue_snap - the core's XSU state at one instant
+ * struct xsu_glue_snap - the core's XSU state of the GP counters at one instant
  * @enabled: the core applies dynamic masks
  * @tracked: the thread's states follow its placements
  * @excl:    eXclusive counters of the thread
@@ -158,11 +158,15 @@ static void xsu_glue_snap(struct xsu_glue *g, struct xsu_glue_snap *s)
 		const struct xsu_thread *t = &xc->thread[tid];
 
 		s->tracked[ht] = t->tracked;
-		s->excl[ht] = t->excl;
-		s->shared[ht] = t->shared;
-		s->pin[ht] = t->pin;
-		s->place[ht] = t->place_excl | t->place_shared;
-		s->held[ht] = t->held;
+		/*
+		 * Only the GP counters: fixed ones are tracked Shared, and
+		 * the hard-lockup watchdog keeps cycles on one everywhere.
+		 */
+		s->excl[ht] = t->excl & GLUE_ALL_GP;
+		s->shared[ht] = t->shared & GLUE_ALL_GP;
+		s->pin[ht] = t->pin & GLUE_ALL_GP;
+		s->place[ht] = (t->place_excl | t->place_shared) & GLUE_ALL_GP;
+		s->held[ht] = t->held & GLUE_ALL_GP;
 		s->demand[ht] = xsu_arb_demand(arb, tid, jiffies);
 		s->waits[ht] = xsu_arb_waits(arb, tid);
 	}

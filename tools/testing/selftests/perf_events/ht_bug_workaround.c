@@ -404,11 +404,12 @@ TEST_F(knob, two_siblings_corruption)
 	ASSERT_EQ(0, knob_write("1", 1));
 	if (experiment(a, b, &loads, &lbr))
 		SKIP(return, "cannot open raw events 0x81d0/0x20cc");
-	TH_LOG("workaround on:  CPU %d loads %llu (ran %llu of %llu ns), CPU %d LBR inserts %llu (ran %llu of %llu ns)",
+	TH_LOG("workaround on:  CPU %d loads %llu (ran %llu of %llu ns),",
 	       a, (unsigned long long)loads.count,
 	       (unsigned long long)loads.running,
-	       (unsigned long long)loads.enabled, b,
-	       (unsigned long long)lbr.count,
+	       (unsigned long long)loads.enabled);
+	TH_LOG("                CPU %d LBR inserts %llu (ran %llu of %llu ns)",
+	       b, (unsigned long long)lbr.count,
 	       (unsigned long long)lbr.running,
 	       (unsigned long long)lbr.enabled);
 	EXPECT_GT(loads.running, 0);
