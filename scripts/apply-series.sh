@@ -16,6 +16,16 @@
 # their path in the tree. A patch file is its commit message, a line "---",
 # then a diff of existing files of the tree, never of a new file.
 #
+# A patch is named relative to the series directory, so a backport can
+# reuse a patch of another series as it is instead of copying it: the
+# 6.12 list names ../7.3/1-fixes/0001-....patch where the mainline patch
+# applies to 6.12 unchanged. The one exception to "never a new file" is a
+# backport's own adaptation: a patch whose file name starts with
+# "backport-" may diff new files of the series (the repository keeps
+# them once, as mainline has them; the backport- patch is what an older
+# tree needs of them, e.g. a renamed API). Any other patch that edits a
+# new file is refused.
+#
 # Usage: apply-series.sh [--tree DIR] [--series DIR] [--files DIR]
 #                        [--branch NAME] [--onto REF] [--what WORDS]
 #                        [--no-checkout | --commit-only]
@@ -95,11 +105,17 @@ for p in "${patches[@]}"; do
 	sed '/^---$/,$d' "$pf" > "$index.msg"
 	sed '1,/^---$/d' "$pf" > "$index.diff"
 
-	# A new file lives once, in this repository; no diff may touch it.
-	for f in $(sed -n 's|^+++ b/||p' "$index.diff"); do
-		[ -z "${new_files[$f]:-}" ] ||
-			die "$WHAT $p edits $f, a new file of ${new_files[$f]}: edit $rel$f itself"
-	done
+	# A new file lives once, in this repository; no diff may touch it,
+	# but a backport's own adaptation (backport-*.patch).
+	case ${p##*/} in
+	backport-*) ;;
+	*)
+		for f in $(sed -n 's|^+++ b/||p' "$index.diff"); do
+			[ -z "${new_files[$f]:-}" ] ||
+				die "$WHAT $p edits $f, a new file of ${new_files[$f]}: edit $rel$f itself (only a backport-*.patch may adapt it)"
+		done
+		;;
+	esac
 
 	if [ -s "$index.diff" ] &&
 	   ! git -C "$TREE" apply --cached "$index.diff" 2>"$index.err"; then

@@ -3,9 +3,10 @@
 #
 # Tests of the workbench itself, in TAP: a series that does not apply is
 # refused with the patch and file named and the tree left as it was, a
-# diff may not edit a file that the series adds as a new file, the
-# series written back from its applied branch is the series, and the
-# export signs off with the exporter's identity or refuses without one.
+# diff may not edit a file that the series adds as a new file unless it is
+# a backport-*.patch, the series written back from its applied branch is
+# the series, and the export signs off with the exporter's identity or
+# refuses without one.
 # Then the mainline parts (when build/linux-7.3 is there): a part that
 # does not apply is refused with the part, patch and file named, and
 # neither the tree nor any part's branch changes; the parts present stop
@@ -27,35 +28,76 @@ result() {
 head_before=$(git -C "$KSRC" rev-parse HEAD)
 status_before=$(git -C "$KSRC" status --porcelain | wc -l)
 
-# 1. Break a context line of the second patch's core.c hunk.
-cp -r "$SERIES_DIR" "$tmp/broken"
-p2=$(sed -n '/^0002-/p' "$tmp/broken/series")
-sed -i '0,/^ \tstatic_call_cond(x86_pmu_start_scheduling)(cpuc);$/s//&  \/\/ changed/' "$tmp/broken/$p2"
-SERIES_DIR=$tmp/broken "$TOP/scripts/apply-series.sh" > "$tmp/out" 2>&1
+# copy NAME: a copy of the series to break, with the series beside it
+# (a backport names patches of another series by ../ paths); prints the
+# copy's series directory.
+copy() {
+	cp -r "$(dirname "$SERIES_DIR")" "$tmp/$1"
+	echo "$tmp/$1/$(basename "$SERIES_DIR")"
+}
+
+# 1. Break a context line of the second patch's first hunk.
+broken=$(copy broken)
+p2=$(grep -v '^[#[:space:]]' "$broken/series" | grep . | sed -n 2p)
+f2=$(sed -n 's|^+++ b/||p' "$broken/$p2" | head -1)
+awk '/^@@ / { h = 1 } h && !done && /^ ./ { $0 = $0 "  // changed"; done = 1 } 1' \
+	"$broken/$p2" > "$tmp/p2" && cat "$tmp/p2" > "$broken/$p2"
+SERIES_DIR=$broken "$TOP/scripts/apply-series.sh" > "$tmp/out" 2>&1
 rc=$?
 sed 's/^/# /' "$tmp/out"
 [ $rc -ne 0 ]; result $? "a patch that does not apply is refused"
-grep -q "patch $p2 does not apply to arch/x86/events/core.c" "$tmp/out"
+grep -qF "patch $p2 does not apply to $f2" "$tmp/out"
 result $? "the error names the patch and the file"
 [ "$(git -C "$KSRC" rev-parse HEAD)" = "$head_before" ] &&
 	[ "$(git -C "$KSRC" status --porcelain | wc -l)" = "$status_before" ]
 result $? "the tree is left exactly as it was"
 
 # 2. A diff that edits a file the series adds is refused.
-cp -r "$SERIES_DIR" "$tmp/twice"
-cat >> "$tmp/twice/$p2" <<'DIFF'
-diff --git a/arch/x86/events/counter_match.h b/arch/x86/events/counter_match.h
---- a/arch/x86/events/counter_match.h
-+++ b/arch/x86/events/counter_match.h
-@@ -1 +1 @@
--/* SPDX-License-Identifier: GPL-2.0 */
-+/* SPDX-License-Identifier: GPL-2.0-only */
-DIFF
-SERIES_DIR=$tmp/twice "$TOP/scripts/apply-series.sh" > "$tmp/out" 2>&1
+edit_new_file() {
+	local f=arch/x86/events/counter_match.h
+	printf 'diff --git a/%s b/%s\n--- a/%s\n+++ b/%s\n@@ -1,4 +1,4 @@\n' \
+		"$f" "$f" "$f" "$f"
+	sed -n '1s/^/-/p' "$TOP/$f"
+	echo '+/* SPDX-License-Identifier: GPL-2.0-only */'
+	sed -n '2,4s/^/ /p' "$TOP/$f"
+}
+twice=$(copy twice)
+edit_new_file >> "$twice/$p2"
+SERIES_DIR=$twice "$TOP/scripts/apply-series.sh" > "$tmp/out" 2>&1
 rc=$?
 sed 's/^/# /' "$tmp/out"
 [ $rc -ne 0 ] && grep -q "edits arch/x86/events/counter_match.h, a new file" "$tmp/out"
 result $? "a diff of a file the series adds is refused"
+
+# 2a. The same edit as a patch of its own at the end of the series: only
+#     a backport-*.patch may make it. The accepted one is applied to a
+#     scratch branch, deleted after; the work tree is not touched.
+adapt() {
+	local sd=$1 name=$2
+	printf 'Adapt a new file\n\nA test of apply-series.sh.\n---\n' > "$sd/$name"
+	edit_new_file >> "$sd/$name"
+	echo "$name" >> "$sd/series"
+}
+other=$(copy other)
+adapt "$other" 0099-not-a-backport.patch
+SERIES_DIR=$other "$TOP/scripts/apply-series.sh" --branch lts-test-backport \
+	--no-checkout > "$tmp/out" 2>&1
+rc=$?
+sed 's/^/# /' "$tmp/out"
+[ $rc -ne 0 ] && grep -q "0099-not-a-backport.patch edits arch/x86/events/counter_match.h, a new file" "$tmp/out" &&
+	! git -C "$KSRC" rev-parse -q --verify lts-test-backport > /dev/null
+result $? "a patch not named backport-* still may not edit a new file"
+bp=$(copy backport)
+adapt "$bp" backport-test-adapt.patch
+SERIES_DIR=$bp "$TOP/scripts/apply-series.sh" --branch lts-test-backport \
+	--no-checkout > "$tmp/out" 2>&1
+rc=$?
+sed 's/^/# /' "$tmp/out"
+[ $rc -eq 0 ] &&
+	git -C "$KSRC" show lts-test-backport:arch/x86/events/counter_match.h |
+	head -1 | grep -qx '/\* SPDX-License-Identifier: GPL-2.0-only \*/'
+result $? "a backport-*.patch may edit a new file"
+git -C "$KSRC" branch -q -D lts-test-backport > /dev/null 2>&1
 
 # 3. Applying the real series again changes nothing in the work tree.
 before=$(stat -c %Y "$KSRC/arch/x86/events/core.c")
@@ -66,16 +108,37 @@ result $? "re-applying an unchanged series touches no file"
 
 # 4. Writing the series back from its own branch changes nothing: the
 #    patches round-trip through git (scripts/update-series.sh).
-cp -r "$SERIES_DIR" "$tmp/back"
+back=$(copy back)
 for f in $(sed -n 's/^[[:space:]]\+//p' "$SERIES_DIR/series"); do
 	mkdir -p "$tmp/top/$(dirname "$f")"
 	cp "$TOP/$f" "$tmp/top/$f"
 done
-SERIES_DIR=$tmp/back FILES_DIR=$tmp/top "$TOP/scripts/update-series.sh" "$KSRC" > "$tmp/out" 2>&1
+SERIES_DIR=$back FILES_DIR=$tmp/top "$TOP/scripts/update-series.sh" "$KSRC" > "$tmp/out" 2>&1
 rc=$?
 sed 's/^/# /' "$tmp/out"
-[ $rc -eq 0 ] && [ ! -s "$tmp/out" ] && diff -r "$SERIES_DIR" "$tmp/back" > /dev/null
+same=0
+for f in $(sed -n 's/^[[:space:]]\+//p' "$SERIES_DIR/series"); do
+	cmp -s "$TOP/$f" "$tmp/top/$f" || { echo "# new file $f written back changed"; same=1; }
+done
+[ $rc -eq 0 ] && [ ! -s "$tmp/out" ] && [ $same -eq 0 ] &&
+	diff -r "$(dirname "$SERIES_DIR")" "$tmp/back" > /dev/null
 result $? "update-series.sh writes the applied series back unchanged"
+
+# 4a. A patch reused from another series (a ../ path) is never written
+#     back: when the branch no longer matches it, update-series.sh says so
+#     and writes nothing.
+reused=$(grep '^\.\./' "$SERIES_DIR/series" | head -1)
+if [ -n "$reused" ]; then
+	stale=$(copy stale)
+	sed -i '1s/$/ (changed)/' "$stale/$reused"
+	cp -r "$stale/.." "$tmp/stale-before"
+	SERIES_DIR=$stale FILES_DIR=$tmp/top "$TOP/scripts/update-series.sh" "$KSRC" > "$tmp/out" 2>&1
+	rc=$?
+	sed 's/^/# /' "$tmp/out"
+	[ $rc -ne 0 ] && grep -qF "is no longer $reused" "$tmp/out" &&
+		diff -r "$tmp/stale-before" "$stale/.." > /dev/null
+	result $? "update-series.sh refuses a branch that no longer matches a reused patch, and writes nothing"
+fi
 
 # 5. make series refuses to export without a git identity, and leaves
 #    what was there.
