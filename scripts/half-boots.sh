@@ -44,7 +44,8 @@ for i in $(seq 1 "$n"); do
 	lows=$(echo "$con" | sed -n 's/^#   \(.*[a-z]\) *[0-9]* groups, lowest share \(.*\)%$/\1 \2%/p' |
 		paste -sd, -)
 	sib=$(echo "$con" | sed -n 's/^#   sibling \(.*\): ran \(.*\)%$/\2%/p' | paste -sd/ -)
-	below=$(echo "$con" | sed -n 's/^# \([0-9]*\) of [0-9]* groups ran less than 95% of their window$/\1/p')
+	below=$(echo "$con" | sed -n 's/^# \([0-9]*\) of [0-9]* groups ran less than 95% of their window; \([0-9]*\) not judged$/\1, \2 not judged/p')
+	stall=$(echo "$con" | sed -n 's/^#   the host stalled the guest.s CPUs \(.*\) s and \(.*\) s .*/\1 s + \2 s/p')
 	if ! grep -q '^not ok' "$RESULTS/boot-$name.tap" &&
 	   grep -q '^ok .*half.sh' "$RESULTS/boot-$name.tap"; then
 		verdict=pass
@@ -52,7 +53,7 @@ for i in $(seq 1 "$n"); do
 	else
 		verdict=FAIL
 	fi
-	echo "boot $i: $verdict; groups under 95%: ${below:-?}; lowest: ${lows:-none printed}; sibling ran ${sib:-?}" |
+	echo "boot $i: $verdict; groups under 95%: ${below:-?}; lowest: ${lows:-none printed}; sibling ran ${sib:-?}; host stalls ${stall:-?}" |
 		tee -a "$tally"
 done
 echo "$kernel kernel: $pass of $n boots passed host/half.sh ($((SECONDS - start)) s)" | tee -a "$tally"
