@@ -99,6 +99,19 @@ cpu_now() {
 	rm -f "$f"
 }
 
+# A kernel report in a console line (a Perl/Python regular expression):
+# any WARNING, BUG (KASAN's included), lockdep report, lockup or panic
+# fails the boot or run whose console has one. A report starts its line
+# (after the console's or the log dump's prefix: "# ", "<level>",
+# "[time]"); "RETBleed: WARNING: ..." is a message, not one.
+KERNEL_REPORT_RE='^(?:# )?(?:<\d>)?(?:\[\s*[0-9.]+\]\s*)?'\
+'(?:WARNING:|BUG:|Oops|Kernel panic|UBSAN:|general protection fault|watchdog: BUG:)|'\
+'Call Trace:|hard LOCKUP|soft lockup|detected stalls?|'\
+'possible circular locking|inconsistent lock state'
+# kernel_reports FILE: print the lines of a console that are kernel reports
+# (KERNEL_REPORT_RE); false when there is none.
+kernel_reports() { grep -aP -- "$KERNEL_REPORT_RE" "$1"; }
+
 step() {
 	printf '==> [%s] %s\n' "$(date +%H:%M:%S)" "$*"
 }

@@ -223,7 +223,7 @@ fi
 
 # The matrix side by side: results, the emulator's ledger over the whole
 # boot (leaks are expected where a test switches the workaround off),
-# kernel reports.
+# kernel reports (the lines boot.sh's scan finds, scripts/lib.sh).
 if [ $matrix -eq 1 ]; then
 	echo
 	echo "boot matrix (ledger: the emulator's, over the whole boot):"
@@ -233,7 +233,7 @@ if [ $matrix -eq 1 ]; then
 		f=$RESULTS/boot-$name
 		leaked=$(sed -n 's/^xpmu-ledger: leaked=\([0-9]*\).*/\1/p' "$f.ledger" 2>/dev/null)
 		exposed=$(sed -n 's/^xpmu-ledger: .*exposed_ns=\([0-9]*\).*/\1/p' "$f.ledger" 2>/dev/null)
-		reports=$(grep -cE '^(# )?(<[0-9]>)?(\[ *[0-9.]+\] *)?(WARNING|BUG):' "$f.console" 2>/dev/null)
+		reports=$(kernel_reports "$f.console" 2>/dev/null | wc -l)
 		printf '  %-12s %-8s %5s %7s %14s %16s %8s\n' "$name" "$(label "$kernel")" \
 			"$(grep -c '^ok' "$f.tap" 2>/dev/null)" "$(grep -c '^not ok' "$f.tap" 2>/dev/null)" \
 			"${leaked:--}" "${exposed:--}" "$reports"
