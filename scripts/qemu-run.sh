@@ -336,34 +336,7 @@ for b in "${BOOTS[@]}"; do
 	(cd "$(tree_of "$kernel")" && python3 tools/testing/kunit/kunit.py parse \
 		--json="$RESULTS/kunit-$name.json" "$RESULTS/kunit-$name.log") > /dev/null
 	# shellcheck disable=SC2046
-	python3 - "$RESULTS/kunit-$name.json" "$prefix" $(suites_of "$kernel") > "$tap" <<'PY'
-import json, sys
-path, prefix, suites = sys.argv[1], sys.argv[2], sys.argv[3:]
-n = 0
-def line(ok, name):
-    global n
-    n += 1
-    print(("ok" if ok else "not ok") + " %d - %s%s" % (n, prefix, name))
-try:
-    root = json.load(open(path))
-except Exception as e:
-    root = {"sub_groups": [], "test_cases": []}
-    print("# no KUnit results: %s" % e)
-seen = set()
-def walk(group, prefix):
-    for case in group.get("test_cases", []):
-        line(case["status"] in ("PASS", "SKIP"),
-             prefix + case["name"] + ("" if case["status"] == "PASS"
-                                      else " (%s)" % case["status"]))
-    for sub in group.get("sub_groups", []):
-        seen.add(sub["name"])
-        walk(sub, sub["name"] + ".")
-walk(root, "")
-for s in suites:
-    if s not in seen:
-        line(False, "suite %s did not run" % s)
-print("1..%d" % n)
-PY
+	"$TOP/scripts/kunit-tap.py" "$RESULTS/kunit-$name.json" "$prefix" $(suites_of "$kernel") > "$tap"
 	echo "KUnit on $name: $(grep -c '^ok' "$tap") ok, $(grep -c '^not ok' "$tap") not ok (${tap#"$TOP"/})"
 	grep '^not ok' "$tap"
 	grep -q '^not ok' "$tap" && status=1
