@@ -19,10 +19,14 @@
 #   make sim-metrics   perf's metric groups of SNB/IVB/HSW on both siblings,
 #                each policy side by side (ARGS=--corrupting-only: the
 #                groups with events 0xd0-0xd3)
+#   make kunit-qemu  the series kernel's KUnit suites through kunit.py run
+#                with a --qemu_config that boots the emulated affected host
+#                (tools/testing/x86-pmu/kunit-qemu/hsw_ht.py), reusing the
+#                kernel's build (build/results/kunit-qemu.tap)
 #   make clean   remove build outputs (keeps the extracted tree)
 #   make distclean  remove build/ entirely
 
-.PHONY: run check series bench mutation sim sim-fairness sim-metrics clean distclean
+.PHONY: run check series bench mutation sim sim-fairness sim-metrics kunit-qemu clean distclean
 
 run:
 	@scripts/run.sh
@@ -54,6 +58,11 @@ sim-fairness:
 
 sim-metrics:
 	@scripts/sim.sh --metric-table --ticks 1000 $(ARGS)
+
+kunit-qemu:
+	@scripts/setup.sh && scripts/prepare-tree.sh 7.3 && scripts/apply-parts.sh && \
+		scripts/qemu-build.sh && scripts/kernel-build.sh series && \
+		scripts/kunit-qemu.sh
 
 clean:
 	rm -rf build/harness build/mutation build/results build/series build/series-check \
