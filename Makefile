@@ -22,10 +22,15 @@
 #   make half-boots  20 boots of the emulated Haswell running host/half.sh
 #                alone, tallied (ARGS="N KERNEL": N boots of series, rfc or
 #                mainline; scripts/half-boots.sh)
+#   make kunit-qemu  the series kernel's KUnit suites through kunit.py run
+#                with a --qemu_config that boots the emulated affected host
+#                (tools/testing/x86-pmu/kunit-qemu/hsw_ht.py), reusing the
+#                kernel's build (build/results/kunit-qemu.tap)
 #   make clean   remove build outputs (keeps the extracted tree)
 #   make distclean  remove build/ entirely
 
-.PHONY: run check series bench mutation sim sim-fairness sim-metrics half-boots clean distclean
+.PHONY: run check series bench mutation sim sim-fairness sim-metrics half-boots kunit-qemu \
+	clean distclean
 
 run:
 	@scripts/run.sh
@@ -61,6 +66,11 @@ sim-metrics:
 half-boots:
 	@scripts/setup.sh && scripts/prepare-tree.sh 7.3 && scripts/apply-parts.sh && \
 		scripts/half-boots.sh $(ARGS)
+
+kunit-qemu:
+	@scripts/setup.sh && scripts/prepare-tree.sh 7.3 && scripts/apply-parts.sh && \
+		scripts/qemu-build.sh && scripts/kernel-build.sh series && \
+		scripts/kunit-qemu.sh
 
 clean:
 	rm -rf build/harness build/mutation build/results build/series build/series-check \

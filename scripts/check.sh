@@ -14,7 +14,9 @@
 # emulator tests; the boot matrix (scripts/qemu-run.sh --matrix: parts 1-3
 # on every host, parts 1-4, plain 7.3 beside them, part 1 alone with the
 # fixes' tests, the 6.12 backport on the affected host; kernels and their
-# configurations in scripts/kernel-build.sh); every patch of every part
+# configurations in scripts/kernel-build.sh); the series kernel's KUnit
+# suites once more through kunit.py run on the emulated affected host, on
+# the same build (scripts/kunit-qemu.sh); every patch of every part
 # building on its own (scripts/bisect-build.sh).
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -101,6 +103,9 @@ step "waiting for the builds and boots in the background"
 wait "$boots"
 cat "$RESULTS/boots.log"
 phase "waiting for the builds and boots"
+step "the series kernel's KUnit suites through kunit.py run on the emulated affected host (its build reused)"
+run kunit-qemu kunit-qemu "$TOP/scripts/kunit-qemu.sh"
+phase "kunit.py run on the emulated host"
 run metrics-perf harness-sim-metrics-perf bash -c "bash '$TOP/tools/testing/x86-pmu/sim_metrics_perf_test.sh' '$PERF_OUT/perf' '$TOP/tools/testing/x86-pmu/sim_metrics_perf.ref' '$BUILD/harness' | tee '$RESULTS/harness-sim-metrics-perf.tap'; exit \${PIPESTATUS[0]}"
 
 step "every patch builds on its own (arch/x86/events with W=1, selftests)"

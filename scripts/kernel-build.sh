@@ -34,6 +34,8 @@
 # seeded fixes build took 43 s of copying and 55 s of CPU.
 #
 #   kernel-build.sh series|rfc|mainline|fixes|lts...
+#   kernel-build.sh --print-args NAME   kunit.py's arguments for a built
+#                                       kernel, one a line (kunit-qemu.sh)
 #
 # All carry what the boots check with: lockdep and lock statistics
 # (host/lockstat.sh), atomic-sleep checks, the soft- and hard-lockup
@@ -124,20 +126,18 @@ worktree() {
 	fi
 }
 
-build_kernel() {
-	local name=$1 dir out log args=() k c opt start secs cpu
-	kernel_def "$name" || return 1
-	start=$SECONDS
-	cpu_now
-	cpu=$CPU_NOW
-	worktree "$name" || { echo "error: cannot set up the worktree $(kdir "$name")" >&2; return 1; }
-	[ $((SECONDS - start)) -lt 5 ] || echo "worktree k-$name ready in $((SECONDS - start)) s"
-	dir=$(kdir "$name")
-	out=$(kout "$name")
-	log=$RESULTS/kernel-$name-build.log
+# kunit_args NAME: sets ARGS to kunit.py's configuration and build
+# arguments for the kernel NAME (kernel_def run, its worktree present),
+# relative to its worktree, and KUNITS to its .kunitconfig directories.
+# 'kunit.py run' given the same ones (scripts/kunit-qemu.sh, through
+# --print-args) finds the configuration unchanged and the build done.
+kunit_args() {
+	local dir k c
+
+	dir=$(kdir "$1")
 	mkdir -p "$BUILD/kunitconfigs"
 	printf '%s\n' "${COMMON_CONFIG[@]}" > "$BUILD/kunitconfigs/common"
-	args=(--arch=x86_64 --build_dir=.build --jobs="$JOBS"
+	ARGS=(--arch=x86_64 --build_dir=.build --jobs="$JOBS"
 	      --make_options=KCFLAGS=-fstack-usage
 	      --kunitconfig="$BUILD/kunitconfigs/common")
 	if [ "$KUNITS" = present ]; then
@@ -147,15 +147,29 @@ build_kernel() {
 		done
 	fi
 	for k in $KUNITS; do
-		args+=(--kunitconfig="$k")
+		ARGS+=(--kunitconfig="$k")
 	done
 	for c in "${BOOT_CONFIG[@]}" "${DEBUG_CONFIG[@]}"; do
 		[ $KASAN = n ] && [ "$c" = CONFIG_KASAN=y ] && continue
-		args+=(--kconfig_add="$c")
+		ARGS+=(--kconfig_add="$c")
 	done
 	KUNITS=$(echo $KUNITS)
+}
+
+build_kernel() {
+	local name=$1 dir out log c opt start secs cpu
+	kernel_def "$name" || return 1
+	start=$SECONDS
+	cpu_now
+	cpu=$CPU_NOW
+	worktree "$name" || { echo "error: cannot set up the worktree $(kdir "$name")" >&2; return 1; }
+	[ $((SECONDS - start)) -lt 5 ] || echo "worktree k-$name ready in $((SECONDS - start)) s"
+	dir=$(kdir "$name")
+	out=$(kout "$name")
+	log=$RESULTS/kernel-$name-build.log
+	kunit_args "$name"
 	step "building the $name kernel: ${TREE#"$TOP"/} $REF ($(git -C "$dir" rev-parse --short=9 HEAD)), KASAN $KASAN, KUnit ${KUNITS:-none}; log in ${log#"$TOP"/}"
-	(cd "$dir" && PATH=/usr/bin:$PATH python3 tools/testing/kunit/kunit.py build "${args[@]}") \
+	(cd "$dir" && PATH=/usr/bin:$PATH python3 tools/testing/kunit/kunit.py build "${ARGS[@]}") \
 		> "$log" 2>&1 ||
 		{ tail -30 "$log"; echo "error: the $name kernel does not build" >&2; return 1; }
 	secs=$((SECONDS - start))
@@ -176,6 +190,18 @@ build_kernel() {
 	echo "kernel $name ($REF, $(git -C "$dir" rev-parse --short=9 HEAD)): built in $secs s ($cpu s of CPU; $JOBS jobs)" |
 		tee -a "$RESULTS/kernel-times.txt"
 }
+
+# --print-args NAME: kunit.py's arguments for a kernel already built, one
+# a line, for running its KUnit suites on the same build (kunit_args).
+if [ "${1:-}" = --print-args ]; then
+	[ $# -eq 2 ] || { echo "usage: $0 --print-args series|rfc|mainline|fixes|lts" >&2; exit 2; }
+	kernel_def "$2" || exit 1
+	[ -f "$(kimage "$2")" ] ||
+		{ echo "error: the $2 kernel is not built ($0 $2 builds it)" >&2; exit 1; }
+	kunit_args "$2"
+	printf '%s\n' "${ARGS[@]}"
+	exit 0
+fi
 
 [ $# -gt 0 ] || { echo "usage: $0 series|rfc|mainline|fixes|lts..." >&2; exit 2; }
 status=0

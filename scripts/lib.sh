@@ -62,12 +62,13 @@ rfc_branch() { parts | grep -q '^4-' && part_branch "$(parts | grep '^4-')"; ret
 KERNELS=(series rfc mainline fixes lts)
 # The series' .kunitconfig files, where a kernel's tree has them, and the
 # KUnit suites each one builds in (a boot of a kernel built with one must
-# run its suites).
+# run its suites). The glue suite is part of intel/core.c when the XSU
+# tests are built in; it skips on a host without the erratum.
 ALL_KUNITCONFIGS=(arch/x86/events/amd arch/x86/events arch/x86/events/intel)
 declare -A KUNIT_SUITES=(
 	[arch/x86/events/amd]="x86_amd_f15h_assign"
 	[arch/x86/events]="x86_counter_match"
-	[arch/x86/events/intel]="x86_intel_xsu x86_intel_xsu_arb"
+	[arch/x86/events/intel]="x86_intel_xsu x86_intel_xsu_arb x86_intel_xsu_glue"
 )
 kdir() { echo "$BUILD/k-$1"; }
 kout() { echo "$BUILD/k-$1/.build"; }
@@ -98,6 +99,19 @@ cpu_now() {
 		printf "%d\n", t }' "$f")
 	rm -f "$f"
 }
+
+# A kernel report in a console line (a Perl/Python regular expression):
+# any WARNING, BUG (KASAN's included), lockdep report, lockup or panic
+# fails the boot or run whose console has one. A report starts its line
+# (after the console's or the log dump's prefix: "# ", "<level>",
+# "[time]"); "RETBleed: WARNING: ..." is a message, not one.
+KERNEL_REPORT_RE='^(?:# )?(?:<\d>)?(?:\[\s*[0-9.]+\]\s*)?'\
+'(?:WARNING:|BUG:|Oops|Kernel panic|UBSAN:|general protection fault|watchdog: BUG:)|'\
+'Call Trace:|hard LOCKUP|soft lockup|detected stalls?|'\
+'possible circular locking|inconsistent lock state'
+# kernel_reports FILE: print the lines of a console that are kernel reports
+# (KERNEL_REPORT_RE); false when there is none.
+kernel_reports() { grep -aP -- "$KERNEL_REPORT_RE" "$1"; }
 
 step() {
 	printf '==> [%s] %s\n' "$(date +%H:%M:%S)" "$*"

@@ -223,7 +223,7 @@ fi
 
 # The matrix side by side: results, the emulator's ledger over the whole
 # boot (leaks are expected where a test switches the workaround off),
-# kernel reports.
+# kernel reports (the lines boot.sh's scan finds, scripts/lib.sh).
 if [ $matrix -eq 1 ]; then
 	echo
 	echo "boot matrix (ledger: the emulator's, over the whole boot):"
@@ -233,7 +233,7 @@ if [ $matrix -eq 1 ]; then
 		f=$RESULTS/boot-$name
 		leaked=$(sed -n 's/^xpmu-ledger: leaked=\([0-9]*\).*/\1/p' "$f.ledger" 2>/dev/null)
 		exposed=$(sed -n 's/^xpmu-ledger: .*exposed_ns=\([0-9]*\).*/\1/p' "$f.ledger" 2>/dev/null)
-		reports=$(grep -cE '^(# )?(<[0-9]>)?(\[ *[0-9.]+\] *)?(WARNING|BUG):' "$f.console" 2>/dev/null)
+		reports=$(kernel_reports "$f.console" 2>/dev/null | wc -l)
 		printf '  %-12s %-8s %5s %7s %14s %16s %8s\n' "$name" "$(label "$kernel")" \
 			"$(grep -c '^ok' "$f.tap" 2>/dev/null)" "$(grep -c '^not ok' "$f.tap" 2>/dev/null)" \
 			"${leaked:--}" "${exposed:--}" "$reports"
@@ -336,34 +336,7 @@ for b in "${BOOTS[@]}"; do
 	(cd "$(tree_of "$kernel")" && python3 tools/testing/kunit/kunit.py parse \
 		--json="$RESULTS/kunit-$name.json" "$RESULTS/kunit-$name.log") > /dev/null
 	# shellcheck disable=SC2046
-	python3 - "$RESULTS/kunit-$name.json" "$prefix" $(suites_of "$kernel") > "$tap" <<'PY'
-import json, sys
-path, prefix, suites = sys.argv[1], sys.argv[2], sys.argv[3:]
-n = 0
-def line(ok, name):
-    global n
-    n += 1
-    print(("ok" if ok else "not ok") + " %d - %s%s" % (n, prefix, name))
-try:
-    root = json.load(open(path))
-except Exception as e:
-    root = {"sub_groups": [], "test_cases": []}
-    print("# no KUnit results: %s" % e)
-seen = set()
-def walk(group, prefix):
-    for case in group.get("test_cases", []):
-        line(case["status"] in ("PASS", "SKIP"),
-             prefix + case["name"] + ("" if case["status"] == "PASS"
-                                      else " (%s)" % case["status"]))
-    for sub in group.get("sub_groups", []):
-        seen.add(sub["name"])
-        walk(sub, sub["name"] + ".")
-walk(root, "")
-for s in suites:
-    if s not in seen:
-        line(False, "suite %s did not run" % s)
-print("1..%d" % n)
-PY
+	"$TOP/scripts/kunit-tap.py" "$RESULTS/kunit-$name.json" "$prefix" $(suites_of "$kernel") > "$tap"
 	echo "KUnit on $name: $(grep -c '^ok' "$tap") ok, $(grep -c '^not ok' "$tap") not ok (${tap#"$TOP"/})"
 	grep '^not ok' "$tap"
 	grep -q '^not ok' "$tap" && status=1
