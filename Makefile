@@ -80,9 +80,5 @@ clean:
 	-git -C build/linux-6.12 worktree prune 2>/dev/null
 	-git -C build/linux-7.3 worktree prune 2>/dev/null
 
-disthalf-boots:
-	@scripts/setup.sh && scripts/prepare-tree.sh 7.3 && scripts/apply-parts.sh && \
-		scripts/half-boots.sh $(ARGS)
-
-clean:
+distclean:
 	rm -rf build
