@@ -149,7 +149,14 @@ def host_metrics(boot):
 
 def run_sim(args):
     cmd = [sim, "--tree", TREE, "--model", "hsw"] + args
-    out = subprocess.run(cmd, capture_output=True, text=True).stdout
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    out = proc.stdout
+    if proc.returncode != 0:
+        # Said once, where it happened: every event then shows as
+        # "not in the simulation".
+        print("# the simulator failed (exit %d): %s" % (proc.returncode, " ".join(cmd[1:])))
+        for l in proc.stderr.splitlines()[:5]:
+            print("#   " + l)
     res, tid = [], None
     for l in out.splitlines():
         m = re.match(r"HT(\d) ", l)
