@@ -23,6 +23,10 @@
 # (--tree), the one the host's perf was built from (default: the 7.3
 # tree).
 #
+# host/half.sh (a group asking for half of the counters beside four
+# corrupting events on the sibling) beside the simulator's same lists:
+# each kind of group's lowest share and the sibling's within 5 points.
+#
 # perf's metric groups (one perf stat -M GROUP -A on both siblings, the
 # metrics lines of scenarios.sh) are set beside the simulator's
 # --ht0-metrics GROUP --ht1-metrics GROUP, event by event in perf's order.
@@ -105,6 +109,23 @@ def host(boot):
         if int(m.group(1)) in scen:
             scen[int(m.group(1))]["ledger"] = (int(m.group(2)), int(m.group(3)))
     return scen
+
+# host/half.sh (half.c): a group of two events on HT0, the four corrupting
+# events on HT1.
+HALF_HT0, HALF_HT1 = "r00c4,r00c5", "r81d0,r82d0,r11d0,r12d0"
+
+def host_half(boot):
+    """What host/half.sh printed in a boot: the lowest share of each kind
+    of group, the sibling's shares; None where it did not run."""
+    try:
+        text = open("%s/boot-%s.console" % (rdir, boot), errors="replace").read()
+    except OSError:
+        return None
+    kinds = [(m.group(1), float(m.group(2))) for m in
+             re.finditer(r"^#   (\S.*\S) +\d+ groups, lowest share ([0-9.]+)%$", text, re.M)]
+    sib = [(m.group(1), float(m.group(2))) for m in
+           re.finditer(r"^#   sibling (r[0-9a-f]+): ran ([0-9.]+)%$", text, re.M)]
+    return {"kinds": kinds, "sibling": sib} if kinds and sib else None
 
 def host_metrics(boot):
     """The metric groups a boot ran, by (group, xsu): ticks, fractions in
@@ -287,6 +308,25 @@ for boot, kernel, model in BOOTS:
                 % (s, kernel, led))
     if not series:
         continue
+    half = host_half(boot)
+    if half:
+        p, cmd = run_sim(["--ht0", HALF_HT0, "--ht1", HALF_HT1, "--ticks", "300",
+                          "--xsu", "series", "--matcher", "hk"] + (["--continue"] if cont else []))
+        sim0 = [q[2] for q in p if q[0] == 0]
+        sim1 = {q[1]: q[2] for q in p if q[0] == 1}
+        print("# half the counters beside four corrupting events (host/half.sh), %s kernel; simulator: x86-pmu-sim %s"
+              % (kernel, cmd))
+        worst = 100.0 if not sim0 else 0.0
+        for kind, share in half["kinds"]:
+            print("#   HT0     %-18s lowest %5.1f%%  simulator %5.1f%%" % (kind, share, min(sim0 or [0])))
+            if sim0:
+                worst = max(worst, abs(share - min(sim0)))
+        for ev, share in half["sibling"]:
+            print("#   HT1     %-18s %5.1f%%         simulator %s"
+                  % (ev, share, "%5.1f%%" % sim1[ev] if ev in sim1 else "(not in the simulation)"))
+            worst = max(worst, abs(share - sim1[ev]) if ev in sim1 else 100.0)
+        tap(worst <= TOL, "half the counters beside four corrupting events on the %s kernel: each kind's lowest share and the sibling's within %.0f points of the simulator (largest difference %.1f)"
+            % (kernel, TOL, worst))
     groups = host_metrics(boot)
     for g, xsu in sorted(groups, key=lambda k: (k[0], k[1] == "off")):
         gr = groups[(g, xsu)]
