@@ -116,9 +116,14 @@ pass=$(cat "$RESULTS"/*.tap | grep -c '^ok ')
 fail=$(cat "$RESULTS"/*.tap | grep -c '^not ok')
 echo
 grep -h '^not ok' "$RESULTS"/*.tap | sed 's/^/FAILED: /'
-echo "time by phase:"
-printf '  %s\n' "${phases[@]}"
+{
+	echo "time by phase:"
+	printf '  %s\n' "${phases[@]}"
+	echo "make check took $(( $(date +%s) - start )) s ($JOBS jobs); TAP files in ${RESULTS#"$TOP"/}/"
+	echo "$pass passed, $fail failed"
+} > "$RESULTS/check-summary.txt"
+"$TOP/scripts/results-page.sh"
+sed -n '1,/^make check took/p' "$RESULTS/check-summary.txt" | sed '$d'
 [ -f "$RESULTS/kernel-times.txt" ] && sed 's/^/  /' "$RESULTS/kernel-times.txt"
-echo "make check took $(( $(date +%s) - start )) s; TAP files in ${RESULTS#"$TOP"/}/"
-echo "$pass passed, $fail failed"
+tail -2 "$RESULTS/check-summary.txt"
 [ "$fail" -eq 0 ]

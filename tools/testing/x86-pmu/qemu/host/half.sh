@@ -7,10 +7,10 @@
 # beside a sibling that counts four corrupting events; every group must run
 # at least 95% of its window (of the time the host ran the guest: a group
 # the host stalled for most of its window is run again, see half.c). With
-# the workaround on, the emulator's ledger
-# may not move. HALF_GROUPS and HALF_WINDOW_MS on the kernel command line
-# change the defaults (100 groups of 1000 ms). Where the erratum cannot occur
-# nothing competes, and the same must hold.
+# the workaround on, the emulator's ledger may not move. HALF_GROUPS and
+# HALF_WINDOW_MS on the kernel command line change the defaults (100 groups
+# of 1000 ms). Where the erratum cannot occur nothing competes, and the
+# same must hold.
 
 GROUPS=${HALF_GROUPS:-100}
 WINDOW=${HALF_WINDOW_MS:-1000}
