@@ -12,6 +12,7 @@
 # they alone for most mutations: they build from objects, so only the
 # mutated file is recompiled), then, only when those did not fail, the
 # slower programs (xsu_test, xsu_stress under ThreadSanitizer, match_test,
+# match_bound_test (the cheapest-path search on a broken cost),
 # sched_budget_test, sim_test). --all runs both tiers for every mutation.
 # Before a program judges a mutation it must pass on the unmutated copy.
 #
@@ -62,7 +63,7 @@ tier1() {
 tier2() {
 	case $1 in
 	counter_match.c|counter_match.h)
-		echo match_test sched_budget_test sim_test ;;
+		echo match_bound_test match_test sched_budget_test sim_test ;;
 	intel/xsu.c|intel/xsu.h) echo xsu_test xsu_stress sim_test ;;
 	intel/xsu_arb.c|intel/xsu_arb.h) echo xsu_stress sim_test ;;
 	esac
