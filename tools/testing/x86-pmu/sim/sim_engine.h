@@ -8,7 +8,7 @@
 #ifndef _X86_PMU_SIM_ENGINE_H
 #define _X86_PMU_SIM_ENGINE_H
 
-#include "sim.h"
+#include "sim_events.h"
 
 enum sim_matcher {
 	SIM_GREEDY,		/* upstream 6.12's weight-order first fit (model) */
