@@ -106,7 +106,7 @@ phase "waiting for the builds and boots"
 step "the series kernel's KUnit suites through kunit.py run on the emulated affected host (its build reused)"
 run kunit-qemu kunit-qemu "$TOP/scripts/kunit-qemu.sh"
 phase "kunit.py run on the emulated host"
-run metrics-perf harness-sim-metrics-perf bash -c "bash '$TOP/tools/testing/x86-pmu/sim_metrics_perf_test.sh' '$PERF_OUT/perf' '$TOP/tools/testing/x86-pmu/sim_metrics_perf.ref' '$BUILD/harness' | tee '$RESULTS/harness-sim-metrics-perf.tap'; exit \${PIPESTATUS[0]}"
+run metrics-perf harness-sim-metrics-perf bash -c "bash '$TOP/tools/testing/x86-pmu/sim/sim_metrics_perf_test.sh' '$PERF_OUT/perf' '$TOP/tools/testing/x86-pmu/sim/sim_metrics_perf.ref' '$BUILD/harness' | tee '$RESULTS/harness-sim-metrics-perf.tap'; exit \${PIPESTATUS[0]}"
 
 step "every patch builds on its own (arch/x86/events with W=1, selftests)"
 run bisect bisect bash -c "'$TOP/scripts/bisect-build.sh' | tee '$RESULTS/bisect.tap'; exit \${PIPESTATUS[0]}"

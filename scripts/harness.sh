@@ -28,7 +28,7 @@ kunit() {
 	local name=$1 prog=$2 rc
 	"$OUT/$prog" > "$RESULTS/$name.ktap"
 	rc=$?
-	awk -v prog="$prog" -v rc=$rc -f "$H/ktap-flat.awk" \
+	awk -v prog="$prog" -v rc=$rc -f "$H/shared/ktap-flat.awk" \
 		< "$RESULTS/$name.ktap" | tee "$RESULTS/$name.tap"
 }
 
@@ -56,13 +56,13 @@ step "scheduling simulator: event tables, SVG, greedy model, scenarios, command 
 mkdir -p "$OUT/svg"
 "$OUT/sim_svg_test" "$OUT/svg" | tee "$RESULTS/harness-sim-svg.tap"
 "$OUT/sim_test" "$KSRC" | tee "$RESULTS/harness-sim.tap"
-bash "$H/sim_cli_test.sh" "$OUT/x86-pmu-sim" "$KSRC" "$OUT/svg" |
+bash "$H/sim/sim_cli_test.sh" "$OUT/x86-pmu-sim" "$KSRC" "$OUT/svg" |
 	tee "$RESULTS/harness-sim-cli.tap"
 
 step "scheduling simulator: perf's metric groups, against what perf opens"
-"$OUT/sim_metrics_test" "$KSRC" "$H/sim_metrics_perf.ref" |
+"$OUT/sim_metrics_test" "$KSRC" "$H/sim/sim_metrics_perf.ref" |
 	tee "$RESULTS/harness-sim-metrics.tap"
-bash "$H/sim_metrics_perf_test.sh" "$PERF_OUT/perf" "$H/sim_metrics_perf.ref" \
+bash "$H/sim/sim_metrics_perf_test.sh" "$PERF_OUT/perf" "$H/sim/sim_metrics_perf.ref" \
 	"$OUT/svg" | tee "$RESULTS/harness-sim-metrics-perf.tap"
 
 step "perf core: scheduling past a failed group (kernel/events/sched_budget.h)"

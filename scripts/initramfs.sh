@@ -13,7 +13,7 @@
 # (build/k-lts) for the backport's boot. perf: PERF_OUT/perf
 # (scripts/lib.sh).
 #
-#   /init                  tools/testing/x86-pmu/qemu/init.c (static)
+#   /init                  tools/testing/x86-pmu/guest/init.c (static)
 #   /bin/busybox, applets  Debian's busybox-static: a shell for the scripts
 #   /usr/bin/perf          perf from the tree's tools/perf, static, with the
 #                          JSON event tables (scripts/build-perf.sh)
@@ -39,10 +39,10 @@ KBUILD=$2
 INITRAMFS=$3
 ST=$BUILD/selftests-$(basename "$INITRAMFS" .cpio | sed 's/^initramfs-//')
 ROOT=$ST/root
-# The host tests of the fixes (tools/testing/x86-pmu/qemu/host/), run by
+# The host tests of the fixes (tools/testing/x86-pmu/guest/host/), run by
 # the boot of the fixes kernel (x86pmu.run=fixes).
 FIX_TESTS=(moved.sh pinned-held.sh)
-QDIR=$TOP/tools/testing/x86-pmu/qemu
+GUEST=$TOP/tools/testing/x86-pmu/guest
 mkdir -p "$RESULTS"
 
 fail() {
@@ -62,7 +62,7 @@ cp "$KSRC/tools/testing/selftests/perf_events/settings" "$ST/perf_events/" 2>/de
 rm -rf "$ROOT"
 mkdir -p "$ROOT"/{proc,sys,dev,tmp,bin,usr/bin,tests}
 cp -r "$ST/perf_events" "$ROOT/tests/"
-gcc -static -O2 -Wall -o "$ROOT/init" "$QDIR/init.c" ||
+gcc -static -O2 -Wall -o "$ROOT/init" "$GUEST/init.c" ||
 	fail "the initramfs /init does not build"
 
 # A shell and the usual commands for the experiment scripts.
@@ -78,7 +78,7 @@ cp "$PERF_OUT/perf" "$ROOT/usr/bin/perf"
 
 for d in host scenarios; do
 	mkdir -p "$ROOT/tests/$d"
-	for f in "$QDIR/$d"/*; do
+	for f in "$GUEST/$d"/*; do
 		case $f in
 		# Programs the scripts use, not tests themselves.
 		*.c)	gcc -static -O2 -Wall -o "$ROOT/usr/bin/x86pmu-$(basename "${f%.c}")" \
@@ -107,7 +107,7 @@ echo "timeout=300" > "$ROOT/tests/half/settings"
 # The stress test of the scheduling glue: a test program itself.
 mkdir -p "$ROOT/tests/stress"
 gcc -static -O2 -Wall -o "$ROOT/tests/stress/glue_stress" \
-	"$QDIR/stress/glue_stress.c" -lpthread || fail "glue_stress.c does not build"
+	"$GUEST/stress/glue_stress.c" -lpthread || fail "glue_stress.c does not build"
 echo "timeout=300" > "$ROOT/tests/stress/settings"
 
 (cd "$ROOT" && find . | cpio -o -H newc --quiet > "$INITRAMFS") ||

@@ -3,7 +3,7 @@
 #
 # Guest-side tests of the emulated affected host: boots a kernel on
 # build/qemu/qemu-system-x86_64 (scripts/qemu-build.sh) with
-# tools/testing/x86-pmu/qemu/emulator_test as /init, once per host below,
+# tools/testing/x86-pmu/guest/emulator_test as /init, once per host below,
 # and prints TAP: the guest's own TAP lines prefixed with the host's name,
 # then the host-side checks of each boot (the kernel's PMU banner, the
 # ledger file written at exit, no warning, the guest test finished).
@@ -39,7 +39,7 @@ OUT=$BUILD/qemu-emu-guest
 [ -f "$KERNEL" ] || die "no kernel at $KERNEL (set KERNEL=path/to/bzImage)"
 mkdir -p "$OUT/root"
 gcc -static -O2 -Wall -o "$OUT/root/init" \
-	"$TOP/tools/testing/x86-pmu/qemu/emulator_test.c" ||
+	"$TOP/tools/testing/x86-pmu/guest/emulator_test.c" ||
 	die "emulator_test does not build"
 (cd "$OUT/root" && echo init | cpio -o -H newc --quiet > "$OUT/initramfs.cpio") ||
 	die "cannot write $OUT/initramfs.cpio"

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "sim.h"
+#include "sim_events.h"
 
 #define JSON_SUBDIR	"/tools/perf/pmu-events/arch/x86/"
 #define JSON_MAX_DEPTH	64	/* nesting allowed in values we skip */

@@ -8,7 +8,8 @@
 #ifndef _X86_PMU_SIM_ENGINE_H
 #define _X86_PMU_SIM_ENGINE_H
 
-#include "sim.h"
+#include "sim_events.h"
+#include "sim_svg.h"
 
 enum sim_matcher {
 	SIM_GREEDY,		/* upstream 6.12's weight-order first fit (model) */

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "sim.h"
+#include "sim_svg.h"
 #include "tap.h"
 
 #define NR_GP		4

@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "sim.h"
+#include "sim_svg.h"
 
 #define SVG_ROW_H	18	/* height of one counter row */
 #define SVG_EV_INSET	3	/* event bar inset within its row, XSU on */

@@ -54,8 +54,8 @@
 # The reference the harness compares the simulator with
 # (sim_metrics_perf.ref) is this script's output for snb, ivb and hsw:
 #   for m in snb ivb hsw; do
-#       tools/testing/x86-pmu/sim_metrics_perf.sh build/perf/perf $m
-#   done > tools/testing/x86-pmu/sim_metrics_perf.ref
+#       tools/testing/x86-pmu/sim/sim_metrics_perf.sh build/perf/perf $m
+#   done > tools/testing/x86-pmu/sim/sim_metrics_perf.ref
 set -euo pipefail
 
 perf=$1 model=$2

@@ -1,16 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Scheduling simulator (tools/testing/x86-pmu/sim*.c): replays the perf
- * scheduling loop on two sibling hyper-threads with the series' own
- * matcher and XSU files. This header is shared by its parts:
- *
- *   sim.c         command line, the generic-layer loop, policies, reports
- *   sim_events.c  PMU models and event lists (perf's JSON tables, raw
- *                 codes, explicit masks)
- *   sim_svg.c     the SVG timeline
+ * The scheduling simulator's PMU models and events (sim_events.c): perf's
+ * JSON tables, raw codes and explicit masks. Every other part of the
+ * simulator takes its types from here; it includes none of them.
  */
-#ifndef _X86_PMU_SIM_H
-#define _X86_PMU_SIM_H
+#ifndef _X86_PMU_SIM_EVENTS_H
+#define _X86_PMU_SIM_EVENTS_H
 
 #include <stdarg.h>
 #include <stddef.h>
@@ -36,8 +31,6 @@ sim_err(char *err, size_t errlen, const char *fmt, ...)
 	vsnprintf(err, errlen, fmt, ap);
 	va_end(ap);
 }
-
-/* ---- PMU models and events (sim_events.c) ---- */
 
 struct sim_pmu {
 	char name[16];		/* "snb", "ivb", "hsw" or "generic" */
@@ -100,34 +93,6 @@ int sim_events_all(const struct sim_pmu *pmu, const char *ksrc,
  */
 int sim_json_read(const char *path, const char *const *keys, int nr,
 		  int (*fn)(char **vals, void *arg), void *arg,
-		  char *err, size_t errlen);
-
-/* ---- the SVG timeline (sim_svg.c) ---- */
-
-enum sim_cell_state { SIM_U = 0, SIM_S = 1, SIM_X = 2 };
-
-/* One counter of one thread during one tick. */
-struct sim_cell {
-	s16 event;		/* index into that thread's events, -1: idle */
-	u8 state;		/* XSU state of this counter for this thread */
-};
-
-struct sim_timeline {
-	const char *title;	/* e.g. "hsw, HT on, matcher hk, XSU series" */
-	int ticks;
-	int nr_gp, nr_fixed;	/* rows per thread: GP counters, then fixed */
-	bool xsu;		/* states are meaningful (XSU on) */
-	int nr_events[2];
-	const struct sim_event *events[2];
-	struct sim_cell *cells;	/* ticks x 2 threads x (nr_gp + nr_fixed) */
-};
-
-/* Cell of tick @t, thread @th (0/1), row @r (GP counter r, then fixed). */
-#define SIM_CELL(tl, t, th, r) \
-	((tl)->cells[((t) * 2 + (th)) * ((tl)->nr_gp + (tl)->nr_fixed) + (r)])
-
-/* Write @tl as a standalone SVG file. Returns 0, or -1 with @err set. */
-int sim_svg_write(const struct sim_timeline *tl, const char *path,
 		  char *err, size_t errlen);
 
 #endif

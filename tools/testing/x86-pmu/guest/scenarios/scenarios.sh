@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# The scheduling simulator's scenarios (tools/testing/x86-pmu/sim_scenarios.c)
+# The scheduling simulator's scenarios (tools/testing/x86-pmu/sim/sim_scenarios.c)
 # on the emulated host, with perf stat as a user runs it: one perf stat per
 # thread of the core, system-wide on that CPU, with the scenario's event
 # list, start and length. A tick of the simulator is one multiplexing

@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "sim.h"
+#include "sim_events.h"
 #include "tap.h"
 
 #define FIX(k)		(1ULL << (SIM_FIXED_BASE + (k)))

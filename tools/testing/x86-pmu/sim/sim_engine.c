@@ -22,7 +22,7 @@
 #include "counter_match.h"
 #include "intel/xsu.h"
 #include "intel/xsu_arb.h"
-#include "../../../kernel/events/sched_budget.h"
+#include "../../../../kernel/events/sched_budget.h"
 #include "oracle.h"
 #include "pass.h"
 #include "sim_engine.h"

@@ -18,7 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../../../arch/x86/events/counter_match.h"
+#include "../../../../arch/x86/events/counter_match.h"
 #include "oracle.h"
 #include "tap.h"
 

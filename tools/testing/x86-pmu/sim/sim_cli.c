@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "counter_match.h"
-#include "../../../kernel/events/sched_budget.h"
+#include "../../../../kernel/events/sched_budget.h"
 #include "oracle.h"
 #include "sim_metrics.h"
 #include "sim_metrics_table.h"

@@ -8,7 +8,7 @@
 #ifndef _X86_PMU_SIM_METRICS_H
 #define _X86_PMU_SIM_METRICS_H
 
-#include "sim.h"
+#include "sim_events.h"
 
 /* One event list perf parses for a metric (a "Parsing metric events" line). */
 struct sim_metric_group {

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "counter_match.h"
-#include "../../../kernel/events/sched_budget.h"
+#include "../../../../kernel/events/sched_budget.h"
 #include "oracle.h"
 #include "tap.h"
 
