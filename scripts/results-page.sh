@@ -68,7 +68,7 @@ between() {
 		"kernels of scripts/kernel-build.sh, hosts of this project's QEMU"
 	if have "$R/boots.log"; then
 		{
-			between "$R/boots.log" "the boot matrix:"
+			"$TOP/scripts/qemu-run.sh" --matrix --list
 			echo
 			between "$R/boots.log" "boot matrix (ledger"
 			grep -E '^KUnit on ' "$R/boots.log"
