@@ -45,7 +45,7 @@ static void usage(FILE *f)
 "  --ht0-metrics NAMES, --ht1-metrics NAMES\n"
 "                                each thread runs what perf stat -M NAMES\n"
 "                                opens: metrics and metric groups of perf's\n"
-"                                tables, one weak group per metric as perf 6.12\n"
+"                                tables, one weak group per metric as perf 7.3\n"
 "                                makes them (e.g. TopdownL1, Mem)\n"
 "  --metric-expand NAMES         print the event lists perf stat -M NAMES\n"
 "                                parses, in perf's order (--model), run nothing\n"

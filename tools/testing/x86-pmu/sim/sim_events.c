@@ -899,8 +899,63 @@ static const struct {
 	{ "cache-references",	GEN_GP },
 	{ "cache-misses",	GEN_GP },
 	{ "bus-cycles",		GEN_GP },
+	{ "stalled-cycles-frontend", GEN_GP },
+	{ "stalled-cycles-backend", GEN_GP },
 };
 
+
+/*
+ * perf's legacy hardware cache events ("L1-dcache-load-misses",
+ * "iTLB-loads"; parse-events.c's names): the config of the @len bytes at
+ * @name (type | op << 8 | result << 16), or -1 if they name none.
+ */
+long sim_hw_cache_config(const char *name, size_t len)
+{
+	static const char *const types[] = {
+		"L1-dcache|l1-d|l1d|L1-data", "L1-icache|l1-i|l1i|L1-instruction",
+		"LLC|L2", "dTLB|d-tlb|Data-TLB", "iTLB|i-tlb|Instruction-TLB",
+		"branch|branches|bpu|btb|bpc", "node",
+	};
+	static const char *const ops[] = {
+		"load|loads|read", "store|stores|write",
+		"prefetch|prefetches|speculative-read|speculative-load",
+	};
+	static const char *const results[] = {
+		"refs|Reference|ops|access", "misses|miss",
+	};
+	const char *const *tabs[3] = { types, ops, results };
+	const size_t nr[3] = { 7, 3, 2 };
+	long val[3] = { -1, -1, 0 };
+	const char *p = name, *end = name + len;
+	int part;
+
+	for (part = 0; part < 3 && p < end; part++) {
+		size_t i, best = 0;
+
+		for (i = 0; i < nr[part]; i++) {
+			const char *alt = tabs[part][i];
+
+			while (*alt) {
+				size_t al = strcspn(alt, "|");
+
+				/* longest alternative followed by '-' or the end */
+				if (al <= (size_t)(end - p) && al > best &&
+				    !strncasecmp(p, alt, al) &&
+				    (p + al == end || p[al] == '-')) {
+					best = al;
+					val[part] = i;
+				}
+				alt += al + (alt[al] == '|');
+			}
+		}
+		if (!best)
+			return -1;
+		p += best + (p + best < end);
+	}
+	if (p < end || val[0] < 0 || val[1] < 0)
+		return -1;
+	return val[0] | val[1] << 8 | val[2] << 16;
+}
 
 /*
  * Look @name up among perf's generic events. Returns 1 if found (@ev
@@ -916,8 +971,17 @@ static int parse_generic(const struct sim_pmu *pmu, const char *name,
 	     i++)
 		if (!strcasecmp(name, generic_events[i].name))
 			break;
-	if (i == sizeof(generic_events) / sizeof(generic_events[0]))
-		return 0;
+	if (i == sizeof(generic_events) / sizeof(generic_events[0])) {
+		/*
+		 * A hardware cache event: the kernel's per-model table maps
+		 * it to a raw event, not modelled here: any GP counter.
+		 */
+		if (sim_hw_cache_config(name, strlen(name)) < 0)
+			return 0;
+		ev->corrupting = false;
+		ev->mask = all_gp(pmu);
+		return 1;
+	}
 
 	ev->corrupting = false;
 	switch (generic_events[i].kind) {

@@ -91,6 +91,9 @@ int sim_events_all(const struct sim_pmu *pmu, const char *ksrc,
  * in @vals (NULL where absent; at most 16 keys). @fn returns non-zero on
  * an allocation failure. Returns 0, or -1 with @err set.
  */
+/* perf's hardware cache event @name (@len bytes): its config, or -1. */
+long sim_hw_cache_config(const char *name, size_t len);
+
 int sim_json_read(const char *path, const char *const *keys, int nr,
 		  int (*fn)(char **vals, void *arg), void *arg,
 		  char *err, size_t errlen);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * perf's metrics in the scheduling simulator. A metric or metric group
- * name is expanded as perf 6.12's `perf stat -M` does it
+ * name is expanded as perf 7.3's `perf stat -M` does it
  * (tools/perf/util/metricgroup.c, expr.y):
  *
  * - every metric of the group (or the metric of that name) is a root; the
@@ -38,15 +38,20 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "counter_match.h"
 #include "sim_metrics.h"
 
 #define JSON_SUBDIR	"/tools/perf/pmu-events/arch/x86/"
+#define COMMON_METRICS	"/tools/perf/pmu-events/arch/common/common/metrics.json"
 #define MAX_DEPTH	64	/* metric references and parentheses */
 
+/* perf's tool events (tool_pmu.c), in its enum order */
 static const char *const tool_events[] = {
-	"duration_time", "user_time", "system_time",
+	"duration_time", "user_time", "system_time", "has_pmem", "num_cores",
+	"num_cpus", "num_cpus_online", "num_dies", "num_packages", "slots",
+	"smt_on", "system_tsc_freq", "core_wide", "target_cpu",
 };
 
 /* ---- the metric tables ---- */
@@ -67,12 +72,14 @@ static const char *const mfield_keys[NR_MFIELDS] = {
 
 struct mdef {
 	char *f[NR_MFIELDS];
+	int tab;	/* 0: the model's table, 1: perf's common table */
 };
 
 struct mtable {
 	char *dir;
 	struct mdef *m;
 	int nr, cap;
+	int tab;	/* the table metrics being read go to */
 };
 
 static struct mtable mcache;
@@ -102,6 +109,14 @@ static int mtable_add_cb(char **f, void *arg)
 
 	if (!f[M_NAME] || !f[M_EXPR])
 		return 0;
+	/*
+	 * jevents.py's add_events_table_entries(): a metric whose name the
+	 * table already has is dropped, the first one read stays (perf 7.3's
+	 * generated tables name some metrics twice: lpm_l2_code_misses)
+	 */
+	for (k = 0; k < t->nr; k++)
+		if (t->m[k].tab == t->tab && !strcmp(t->m[k].f[M_NAME], f[M_NAME]))
+			return 0;
 	if (t->nr == t->cap) {
 		t->cap = t->cap ? 2 * t->cap : 256;
 		nm = realloc(t->m, t->cap * sizeof(*t->m));
@@ -113,6 +128,7 @@ static int mtable_add_cb(char **f, void *arg)
 		t->m[t->nr].f[k] = f[k];
 		f[k] = NULL;	/* taken over */
 	}
+	t->m[t->nr].tab = t->tab;
 	t->nr++;
 	return 0;
 }
@@ -120,14 +136,57 @@ static int mtable_add_cb(char **f, void *arg)
 /*
  * perf's order of its compiled-in metrics (jevents.py's metric_cmp_key():
  * PMU, which these tables leave out, name, then expression), which is
- * the order a metric group's metrics are found in.
+ * the order a metric group's metrics are found in; the model's table
+ * before the common one (metricgroup__for_each_metric()).
  */
 static int mdef_cmp(const void *a, const void *b)
 {
 	const struct mdef *l = a, *r = b;
-	int c = strcmp(l->f[M_NAME], r->f[M_NAME]);
+	int c = l->tab - r->tab;
 
+	if (c)
+		return c;
+	c = strcmp(l->f[M_NAME], r->f[M_NAME]);
 	return c ? c : strcmp(l->f[M_EXPR], r->f[M_EXPR]);
+}
+
+/*
+ * The metrics perf's build generates for @model (perf 6.16 and later:
+ * extra-metrics.json, written by the tree's pmu-events/intel_metrics.py
+ * into perf's build directory, never into the tree): run that script of
+ * @ksrc as perf's build does and read its output. A tree without the
+ * script (6.12) has none. Returns 0, or -1 with @err set.
+ */
+static int mtable_read_generated(struct mtable *t, const char *ksrc,
+				 const char *model, char *err, size_t errlen)
+{
+	char script[4200], cmd[9000], tmp[] = "/tmp/x86-pmu-sim-metrics-XXXXXX";
+	int fd, rc;
+
+	snprintf(script, sizeof(script), "%s/tools/perf/pmu-events/intel_metrics.py",
+		 ksrc && *ksrc ? ksrc : ".");
+	if (access(script, R_OK))
+		return 0;
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		sim_err(err, errlen, "cannot create %s: %s", tmp, strerror(errno));
+		return -1;
+	}
+	close(fd);
+	snprintf(cmd, sizeof(cmd), "python3 '%s' '%s' '%.*s/arch' > '%s'",
+		 script, model, (int)(strlen(script) - strlen("/intel_metrics.py")),
+		 script, tmp);
+	rc = system(cmd);
+	if (rc) {
+		sim_err(err, errlen, "%s %s failed (%d): no generated metrics",
+			script, model, rc);
+		unlink(tmp);
+		return -1;
+	}
+	rc = sim_json_read(tmp, mfield_keys, NR_MFIELDS, mtable_add_cb, t,
+			   err, errlen);
+	unlink(tmp);
+	return rc;
 }
 
 /* The metric tables of @pmu in @ksrc, read once per directory. */
@@ -136,9 +195,9 @@ static const struct mtable *mtable_get(const struct sim_pmu *pmu,
 				       size_t errlen)
 {
 	char dir[4096], path[4600];
-	struct dirent *de;
-	int found = 0;
-	DIR *d;
+	struct dirent **files = NULL;
+	int found = 0, nr_files, i;
+	bool generated;
 
 	if (!pmu->json_dir) {
 		sim_err(err, errlen, "PMU model '%s' has no metric tables",
@@ -151,35 +210,60 @@ static const struct mtable *mtable_get(const struct sim_pmu *pmu,
 		return &mcache;
 	mtable_free(&mcache);
 
-	d = opendir(dir);
-	if (!d) {
+	/*
+	 * The files in jevents.py's order, by name: the generated
+	 * extra-metrics.json (perf's build writes it into the model's
+	 * directory) before <model>-metrics.json.
+	 */
+	nr_files = scandir(dir, &files, NULL, alphasort);
+	if (nr_files < 0) {
 		sim_err(err, errlen, "cannot read metric tables in %s: %s",
 			dir, strerror(errno));
 		return NULL;
 	}
-	while ((de = readdir(d))) {
-		size_t len = strlen(de->d_name);
+	for (i = 0, generated = false; i <= nr_files; i++) {
+		const char *fn = i < nr_files ? files[i]->d_name : NULL;
+		size_t len = fn ? strlen(fn) : 0;
 
-		if (len < 12 || strcmp(de->d_name + len - 12, "metrics.json"))
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
-		if (sim_json_read(path, mfield_keys, NR_MFIELDS, mtable_add_cb,
-				  &mcache, err, errlen)) {
-			closedir(d);
-			mtable_free(&mcache);
-			return NULL;
+		if (!generated && (!fn || strcmp(fn, "extra-metrics.json") > 0)) {
+			generated = true;
+			if (mtable_read_generated(&mcache, ksrc, pmu->json_dir,
+						  err, errlen))
+				goto fail;
 		}
+		if (!fn || len < 12 || strcmp(fn + len - 12, "metrics.json"))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, fn);
+		if (sim_json_read(path, mfield_keys, NR_MFIELDS, mtable_add_cb,
+				  &mcache, err, errlen))
+			goto fail;
 		found++;
 	}
-	closedir(d);
 	if (!found) {
 		sim_err(err, errlen, "no metric tables (*metrics.json) in %s",
 			dir);
-		return NULL;
+		goto fail;
 	}
+	/* perf 6.16+: the common table (Default groups), every model's */
+	snprintf(path, sizeof(path), "%s%s", ksrc && *ksrc ? ksrc : ".",
+		 COMMON_METRICS);
+	mcache.tab = 1;
+	if (!access(path, R_OK) &&
+	    sim_json_read(path, mfield_keys, NR_MFIELDS, mtable_add_cb,
+			  &mcache, err, errlen))
+		goto fail;
 	qsort(mcache.m, mcache.nr, sizeof(*mcache.m), mdef_cmp);
 	mcache.dir = strdup(dir);
+	for (i = 0; i < nr_files; i++)
+		free(files[i]);
+	free(files);
 	return mcache.dir ? &mcache : NULL;
+fail:
+	for (i = 0; files && i < nr_files; i++)
+		free(files[i]);
+	free(files);
+	mtable_free(&mcache);
+	return NULL;
 }
 
 /*
@@ -207,13 +291,14 @@ static bool match_metric(const char *list, const char *sought)
 	}
 }
 
-static const struct mdef *find_metric(const struct mtable *t,
+/* A metric of table @tab (the table of the metric referring to it). */
+static const struct mdef *find_metric(const struct mtable *t, int tab,
 				      const char *name)
 {
 	int i;
 
 	for (i = 0; i < t->nr; i++)
-		if (match_metric(t->m[i].f[M_NAME], name))
+		if (t->m[i].tab == tab && match_metric(t->m[i].f[M_NAME], name))
 			return &t->m[i];
 	return NULL;
 }
@@ -500,6 +585,7 @@ struct xval {
 struct xparse {
 	const char *p;
 	const struct sim_pmu *pmu;
+	const char *ksrc;
 	bool error, nomem;
 	const char *what;	/* for messages: the expression */
 };
@@ -575,6 +661,9 @@ static double literal_value(const struct sim_pmu *pmu, const char *lit)
 		return 1;
 	if (!strcasecmp(lit, "#system_tsc_freq"))
 		return 1e9;
+	/* perf stat -C: a CPU list was asked for */
+	if (!strcasecmp(lit, "#target_cpu"))
+		return 1;
 	return NAN;
 }
 
@@ -701,6 +790,112 @@ static void x_drop(struct xval v)
 	idmap_free(v.ids);
 }
 
+/*
+ * The PMUs of the host perf runs on in sim_metrics_perf.sh (its fake
+ * sysfs: an affected host, SMT on) other than the core PMU, with their
+ * events; and the names of perf's legacy events.
+ */
+static const struct {
+	const char *pmu, *events;
+} host_pmus[] = {
+	{ "msr", " tsc aperf mperf smi " },
+	{ "cstate_core", " c3-residency c6-residency c7-residency " },
+	{ "cstate_pkg", " c2-residency c3-residency c6-residency c7-residency " },
+	{ "software", NULL },	/* every software event */
+	/* RAPL as rapl.c has it for the client parts; DRAM on hsw below */
+	{ "power", " energy-cores energy-pkg energy-gpu " },
+	{ "uncore_arb", NULL }, { "uncore_clock", NULL },
+	{ "uncore_cbox_0", NULL },
+};
+
+static const char *const legacy_events[] = {
+	"cycles", "instructions", "cache-references", "cache-misses",
+	"branches", "branch-misses", "bus-cycles", "stalled-cycles-frontend",
+	"stalled-cycles-backend", "ref-cycles", "cpu-cycles",
+	"branch-instructions",
+};
+
+static const char *const software_events[] = {
+	"cpu-clock", "task-clock", "page-faults", "faults",
+	"context-switches", "cs", "cpu-migrations", "migrations",
+	"minor-faults", "major-faults", "alignment-faults",
+	"emulation-faults", "dummy", "bpf-output", "cgroup-switches",
+};
+
+static bool in_list(const char *const *list, size_t n, const char *s,
+		    size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (strlen(list[i]) == len && !strncasecmp(list[i], s, len))
+			return true;
+	return false;
+}
+
+/* "PMU@EV@": the length of PMU if it names a PMU (not "EV@terms@"), or 0. */
+static size_t pmu_prefix(const char *id)
+{
+	const char *at = strchr(id, '@');
+	size_t i;
+
+	if (!at)
+		return 0;
+	if (!strncmp(id, "cpu@", 4))
+		return 3;
+	for (i = 0; i < ARRAY_SIZE(host_pmus); i++)
+		if (strlen(host_pmus[i].pmu) == (size_t)(at - id) &&
+		    !strncmp(id, host_pmus[i].pmu, at - id))
+			return at - id;
+	/* another PMU (power, uncore_*): lower case, no '.' */
+	for (i = 0; id + i < at; i++)
+		if (isupper((unsigned char)id[i]) || id[i] == '.')
+			return 0;
+	return at - id;
+}
+
+/*
+ * expr__has_event(): does the event @id parse on the host? The core PMU
+ * has the model's events and perf's legacy ones, but no sysfs aliases
+ * (cycles-t, el-start: TSX); the other PMUs are those of host_pmus.
+ */
+static double host_has_event(const struct sim_pmu *pmu, const char *ksrc,
+			     const char *id)
+{
+	size_t p = pmu_prefix(id), i, len;
+	const char *ev = p ? id + p + 1 : id;
+	char name[256], err[256];
+	struct sim_event sev;
+
+	len = strcspn(ev, "@:,/");
+	if (p && strncmp(id, "cpu@", 4)) {
+		for (i = 0; i < ARRAY_SIZE(host_pmus); i++) {
+			char word[256];
+
+			if (strlen(host_pmus[i].pmu) != p ||
+			    strncmp(id, host_pmus[i].pmu, p))
+				continue;
+			if (!host_pmus[i].events)
+				return 1;
+			snprintf(word, sizeof(word), " %.*s ", (int)len, ev);
+			if (!strcmp(host_pmus[i].pmu, "power") &&
+			    !strcmp(pmu->name, "hsw") &&
+			    !strcmp(word, " energy-ram "))
+				return 1;
+			return strstr(host_pmus[i].events, word) ? 1 : 0;
+		}
+		return 0;
+	}
+	if (sim_hw_cache_config(ev, len) >= 0 ||
+	    in_list(legacy_events, ARRAY_SIZE(legacy_events), ev, len) ||
+	    in_list(software_events, ARRAY_SIZE(software_events), ev, len) ||
+	    in_list(tool_events, ARRAY_SIZE(tool_events), ev, len))
+		return 1;
+	snprintf(name, sizeof(name), "%.*s", (int)len, ev);
+	return sim_events_parse(pmu, ksrc, name, &sev, 1, err,
+				sizeof(err)) == 1 ? 1 : 0;
+}
+
 static struct xval parse_if(struct xparse *xp, int depth);
 static struct xval parse_binary(struct xparse *xp, int level, int depth);
 
@@ -745,8 +940,21 @@ static struct xval parse_primary(struct xparse *xp, int depth)
 		free(tk.s);
 		return r;
 	case T_HAS_EVENT:
+		/* has_event(ID): does ID parse on the host? a constant */
+		if (!expect_char(xp, '('))
+			return r;
+		next_token(xp, &tk);
+		if (tk.t != T_ID) {
+			free(tk.s);
+			xp->error = true;
+			return r;
+		}
+		expect_char(xp, ')');
+		r = x_const(host_has_event(xp->pmu, xp->ksrc, tk.s));
+		free(tk.s);
+		return r;
 	case T_STRCMP_CPUID:
-		/* depend on the running perf: none of our tables uses them */
+		/* depends on the running perf: none of our tables uses it */
 		xp->error = true;
 		return r;
 	case T_MIN:
@@ -923,6 +1131,7 @@ static struct xval parse_if(struct xparse *xp, int depth)
 /**
  * find_ids() - expr__find_ids(): the ids an expression needs
  * @pmu: the model, for the literals (#SMT_on, #core_wide, ...)
+ * @ksrc: the tree of the model's events, for has_event()
  * @expr: a MetricExpr or MetricThreshold
  * @ctx: the map the ids are added to (expr.y's start rule: the union of
  *       the expression's map and *@ctx, which may be either of the two)
@@ -931,10 +1140,11 @@ static struct xval parse_if(struct xparse *xp, int depth)
  *
  * Return: 0, or -1 with @err set if perf could not parse it either.
  */
-static int find_ids(const struct sim_pmu *pmu, const char *expr,
-		    struct idmap **ctx, char *err, size_t errlen)
+static int find_ids(const struct sim_pmu *pmu, const char *ksrc,
+		    const char *expr, struct idmap **ctx, char *err,
+		    size_t errlen)
 {
-	struct xparse xp = { .p = expr, .pmu = pmu };
+	struct xparse xp = { .p = expr, .pmu = pmu, .ksrc = ksrc };
 	struct token tk;
 	struct xval v;
 
@@ -972,6 +1182,7 @@ struct visited {
 
 struct expand {
 	const struct sim_pmu *pmu;
+	const char *ksrc;
 	const struct mtable *t;
 	struct metric *m;
 	int nr, cap;
@@ -1023,7 +1234,8 @@ static int resolve_metric(struct expand *ex, struct metric *root,
 	if (!pending)
 		goto nomem;
 	idmap_for_each(root->ids, e, bkt) {
-		const struct mdef *pm = find_metric(ex->t, e->key);
+		const struct mdef *pm = find_metric(ex->t, root->pm->tab,
+						    e->key);
 
 		if (!pm)
 			continue;
@@ -1102,7 +1314,8 @@ static int add_metric(struct expand *ex, const struct mdef *pm,
 		if (ids_add(&root->refs, pm->f[M_NAME]))
 			goto nomem;
 	}
-	if (find_ids(ex->pmu, expr, &root->ids, ex->err, ex->errlen))
+	if (find_ids(ex->pmu, ex->ksrc, expr, &root->ids, ex->err,
+		     ex->errlen))
 		return -1;
 	/* references never add roots: ex->m does not move under @root */
 	ret = resolve_metric(ex, root, &node);
@@ -1289,7 +1502,8 @@ int sim_metrics_expand(const struct sim_pmu *pmu, const char *ksrc,
 		       const char *names, struct sim_metric_expansion *x,
 		       char *err, size_t errlen)
 {
-	struct expand ex = { .pmu = pmu, .err = err, .errlen = errlen };
+	struct expand ex = { .pmu = pmu, .ksrc = ksrc, .err = err,
+			     .errlen = errlen };
 	bool tools[ARRAY_SIZE(tool_events)] = { false };
 	struct idmap *combined = NULL;
 	char *copy = NULL, *name, *save = NULL;
@@ -1401,28 +1615,51 @@ void sim_metrics_print(FILE *f, const struct sim_metric_expansion *x)
 
 /*
  * The core event an id names, as sim_events_parse() reads it: "EV" and
- * "EV:mods" as they are, "cpu@EV,terms@" as EV. Returns false for tool
- * events and other PMUs' events (uncore, msr and TSC, cstate).
+ * "EV:mods" as they are, "cpu@EV,terms@" and "EV@terms@" as EV; and in
+ * @shown the name the kernel's order shows it by (the id; for perf's
+ * legacy events their canonical name, "cycles" for "cpu-cycles:u").
+ * Returns false for tool and software events and other PMUs' events
+ * (uncore, msr and TSC, cstate, power).
  */
-static bool core_event_name(const char *id, char *buf, size_t len)
+static bool core_event_name(const char *id, char *buf, size_t len,
+			    char *shown, size_t shown_len)
 {
-	const char *at = strchr(id, '@');
+	size_t p = pmu_prefix(id), n;
 
+	snprintf(shown, shown_len, "%s", id);
 	if (is_tool_event(id))
 		return false;
-	if (at) {
-		size_t n;
-
+	if (p) {
 		if (strncmp(id, "cpu@", 4))
 			return false;
-		n = strcspn(at + 1, ",@");
-		snprintf(buf, len, "%.*s", (int)n, at + 1);
+		n = strcspn(id + 4, ",@");
+		snprintf(buf, len, "%.*s", (int)n, id + 4);
 		return true;
 	}
+	n = strcspn(id, "@:");
+	if (in_list(software_events, ARRAY_SIZE(software_events), id, n))
+		return false;
 	/* uncore events, and TSC: perf's name for msr/tsc/ */
 	if (!strncasecmp(id, "UNC_", 4) || !strcmp(id, "TSC"))
 		return false;
-	snprintf(buf, len, "%s", id);
+	if (id[n] == '@')	/* EV@terms@ */
+		snprintf(buf, len, "%.*s", (int)n, id);
+	else
+		snprintf(buf, len, "%s", id);
+	if (sim_hw_cache_config(id, n) >= 0) {	/* type 3, PERF_TYPE_HW_CACHE */
+		snprintf(shown, shown_len, "3/%#lx/", sim_hw_cache_config(id, n));
+		if (!sim_hw_cache_config(id, n))
+			snprintf(shown, shown_len, "3/0x0/");
+	} else if (in_list(legacy_events, ARRAY_SIZE(legacy_events), id, n)) {
+		const char *c = !strncasecmp(id, "cpu-cycles", n) ? "cycles" :
+			!strncasecmp(id, "branch-instructions", n) ? "branches" :
+			NULL;
+
+		if (c)
+			snprintf(shown, shown_len, "%s", c);
+		else
+			snprintf(shown, shown_len, "%.*s", (int)n, id);
+	}
 	return true;
 }
 
@@ -1458,7 +1695,7 @@ int sim_metrics_events(const struct sim_pmu *pmu, const char *ksrc,
 	struct sim_event *tmp = NULL;
 	bool *split = NULL;
 	int i, k, n = 0, nr_split = 0, ret = -1;
-	char name[256];
+	char name[256], shown[sizeof(ev->name)];
 
 	split = calloc(max + 1, sizeof(*split));
 	if (!split)
@@ -1469,7 +1706,8 @@ int sim_metrics_events(const struct sim_pmu *pmu, const char *ksrc,
 		u64 masks[64];
 
 		for (k = 0; k < g->n; k++) {
-			if (!core_event_name(g->ids[k], name, sizeof(name)))
+			if (!core_event_name(g->ids[k], name, sizeof(name),
+					     shown, sizeof(shown)))
 				continue;
 			if (n >= max) {
 				sim_err(err, errlen,
@@ -1480,7 +1718,7 @@ int sim_metrics_events(const struct sim_pmu *pmu, const char *ksrc,
 			if (sim_events_parse(pmu, ksrc, name, &ev[n], 1, err,
 					     errlen) != 1)
 				goto out;
-			snprintf(ev[n].name, sizeof(ev[n].name), "%s", g->ids[k]);
+			snprintf(ev[n].name, sizeof(ev[n].name), "%s", shown);
 			leader[n] = !g->grouped || n == first;
 			if (n - first < 64)
 				masks[n - first] = ev[n].mask;

@@ -2,7 +2,7 @@
 /*
  * perf's metrics and metric groups in the scheduling simulator: the
  * *metrics.json tables of the kernel tree expanded into the event groups
- * that `perf stat -M` opens, by perf 6.12's rules (tools/perf/util/
+ * that `perf stat -M` opens, by perf 7.3's rules (tools/perf/util/
  * metricgroup.c and expr.y), and those groups as the simulator's events.
  */
 #ifndef _X86_PMU_SIM_METRICS_H

@@ -35,14 +35,14 @@
 # The host has no hardware PMU, so perf runs in a private mount namespace
 # (unshare -m, root) in which sysfs shows what an affected host shows:
 # a core PMU "cpu" (type and format files only: perf takes the events
-# from its compiled-in tables, chosen by PERF_CPUID), the msr, cstate and
-# uncore PMUs that some metrics name, SMT on (smt/active 1, cpu0 and cpu1
+# from its compiled-in tables, chosen by PERF_CPUID), the msr, cstate,
+# RAPL (power) and uncore PMUs that some metrics name, SMT on (smt/active 1, cpu0 and cpu1
 # siblings) and the NMI watchdog off. perf stat -C 0 then parses every
 # metric of NAMES as on one hyper-thread of such a host, and opens the
 # events through the tracer. Nothing outside the namespace changes.
 #
 # usage: sim_metrics_perf.sh PERF MODEL [NAMES...]
-#   PERF: a perf 6.12 binary (scripts/build-perf.sh: build/perf/perf)
+#   PERF: a perf 7.3 binary (build/perf-7.3/perf)
 #   MODEL: snb, ivb or hsw
 #   NAMES: metrics or metric groups; none: every group and every metric
 #          perf lists for the model (perf list --raw-dump)
@@ -98,6 +98,14 @@ done
 for e in c2 c3 c6 c7; do
 	echo "event=0x01" > "$fake/devs/cstate_pkg/events/$e-residency"
 done
+# RAPL (the "power" PMU) as the kernel's rapl.c gives it for the model:
+# package, cores and GPU (PP1) on the client parts, and DRAM on Haswell.
+pmu power 15 event=config:0-7
+rapl="energy-cores=0x01 energy-pkg=0x02 energy-gpu=0x04"
+[ "$model" = hsw ] && rapl="$rapl energy-ram=0x03"
+for e in $rapl; do
+	echo "event=${e#*=}" > "$fake/devs/power/events/${e%%=*}"
+done
 pmu uncore_arb 12 event=config:0-7 umask=config:8-15 edge=config:18 \
 	inv=config:23 cmask=config:24-28
 pmu uncore_clock 13 event=config:0-7
@@ -117,6 +125,7 @@ normalize() {
 	python3 -c '
 import re, sys
 model, code, status, name = sys.argv[1], ",-=@", 0, None
+parsing = False
 lists, matched, opened, events = [], None, None, {}
 # the core PMU format (the fake sysfs above), and perf legacy events
 cpu_bits = {"event": (0, 0), "umask": (0, 8), "edge": (0, 18), "pc": (0, 19),
@@ -244,15 +253,20 @@ for line in sys.stdin:
     if line.startswith("@@ "):
         check()
         flush()
-        name = line[3:]
+        name, parsing = line[3:], False
         print("# %s %s" % (model, name))
         continue
-    if re.search(r"event syntax error|Cannot find metric|Cannot resolve", line):
+    # has_event() (perf 7.x) probes an event by parsing it while perf
+    # computes the ids, before it parses any list: a syntax error then is
+    # the answer "no such event on this host", not a failure.
+    probe = not parsing and "event syntax error" in line
+    if not probe and re.search(r"event syntax error|Cannot find metric|Cannot resolve", line):
         print("# perf failed for %s: %s" % (name, line))
         status = 1
     m = re.match(r"Parsing metric events \x27(.*)\x27$", line)
     if m:
         check()
+        parsing = True
         lists.append(ids_of(m.group(1)))
         matched = []
 check()
@@ -287,6 +301,14 @@ TRACEME, PEEK, POKE, GETREGS, SETREGS, CONT, SYSCALL = 0, 2, 5, 12, 13, 7, 24
 SETOPTIONS, O_TRACESECCOMP, O_EXITKILL = 0x4200, 0x80, 0x100000
 NR_PERF_EVENT_OPEN, EINVAL = 298, 22
 FIXED = (0xc0, 0x3c, 0x300)
+# events the model counts on counter 2 only (intel/core.c's
+# intel_{snb,ivb,hsw}_event_constraints; snb's 0x48 by event code)
+if os.environ.get("PERF_CPUID", "").startswith("GenuineIntel-6-2A-"):
+    def on_c2(cfg):
+        return cfg & 0xff == 0x48 or cfg & 0xffff in (0x02a3, 0x06a3)
+else:
+    def on_c2(cfg):
+        return cfg & 0xffff in (0x0148, 0x08a3, 0x0ca3)
 class Regs(ctypes.Structure):
     _fields_ = [(n, ctypes.c_ulonglong) for n in (
         "r15 r14 r13 r12 rbp rbx r11 r10 r9 r8 rax rcx rdx rsi rdi "
@@ -316,7 +338,7 @@ if pid == 0:
 os.waitpid(pid, 0)
 libc.ptrace(SETOPTIONS, pid, None, ctypes.c_void_p(O_TRACESECCOMP | O_EXITKILL))
 libc.ptrace(CONT, pid, None, None)
-nr_gp, live = {}, set()
+nr_gp, nr_c2, live = {}, {}, set()
 while True:
     _, st = os.waitpid(pid, 0)
     if os.WIFEXITED(st) or os.WIFSIGNALED(st):
@@ -340,9 +362,13 @@ while True:
     excl = peek(pid, r.rdi + 40) >> 4 & 7  # exclude_user, _kernel, _hv
     gfd = ctypes.c_int(r.r10 & 0xffffffff).value
     core = typ in (0, 3, 4)
-    gp = core and not (typ == 4 and cfg & 0xffff in FIXED) and \
+    # a fixed counter counts its event only with no other bits (cmask,
+    # inv, any) set, as the kernel's fixed-counter constraints compare
+    gp = core and not (typ == 4 and cfg in FIXED) and \
         not (typ == 0 and cfg in (0, 1))
-    refuse = gfd >= 0 and gp and nr_gp.get(gfd, 0) >= 4
+    c2 = typ == 4 and on_c2(cfg)
+    refuse = gfd >= 0 and gp and (nr_gp.get(gfd, 0) >= 4 or
+                                  (c2 and nr_c2.get(gfd, 0) >= 1))
     fake = core or typ >= 6
     if refuse:
         r.orig_rax = (1 << 64) - 1
@@ -367,6 +393,7 @@ while True:
             live.add(fd)
             lead = fd if gfd < 0 else gfd
             nr_gp[lead] = (nr_gp.get(lead, 0) if gfd >= 0 else 0) + gp
+            nr_c2[lead] = (nr_c2.get(lead, 0) if gfd >= 0 else 0) + c2
     print("open type=%d cfg=%#x cfg1=%#x excl=%d group_fd=%d -> %s" %
           (typ, cfg, cfg1, excl, gfd, res), file=log)
     libc.ptrace(CONT, pid, None, None)
