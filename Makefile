@@ -21,7 +21,7 @@
 #                groups with events 0xd0-0xd3)
 #   make half-boots  20 boots of the emulated Haswell running host/half.sh
 #                alone, tallied (ARGS="N KERNEL": N boots of series, rfc or
-#                mainline; scripts/half-boots.sh)
+#                mainline; HALF_PARALLEL=2: two at a time; scripts/half-boots.sh)
 #   make kunit-qemu  the series kernel's KUnit suites through kunit.py run
 #                with a --qemu_config that boots the emulated affected host
 #                (tools/testing/x86-pmu/kunit-qemu/hsw_ht.py), reusing the
