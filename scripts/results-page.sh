@@ -24,10 +24,13 @@ dirty=$(git -C "$TOP" status --porcelain --untracked-files=no -- series scripts 
 	kernel qemu Documentation 2>/dev/null | head -1)
 run_date=$(date -u -r "$R" '+%Y-%m-%d %H:%M UTC' 2>/dev/null)
 
-# section TITLE COMMAND TREE: a heading and where its figures come from.
+# section TITLE COMMAND TREE: a heading and where its figures come from;
+# COMMAND's words in parentheses are a note, outside the code span.
 section() {
+	local cmd=${2%% (*} note=
+	[ "$cmd" = "$2" ] || note=" (${2#* (}"
 	printf '\n## %s\n\n' "$1"
-	printf 'Command: `%s`; tree: %s.\n\n' "$2" "$3"
+	printf 'Command: `%s`%s; tree: %s.\n\n' "$cmd" "$note" "$3"
 }
 # block FILE...: the lines given on stdin as a code block, or a note that
 # FILE is missing.
@@ -76,7 +79,7 @@ between() {
 	fi
 
 	section "The fixes: each test before (plain $MAINLINE) and after (part 1)" \
-		"scripts/qemu-run.sh --matrix, boots hsw-ht-$MAINLINE and hsw-ht-fixes" "linux-source-$MAINLINE"
+		"scripts/qemu-run.sh --matrix (boots hsw-ht-$MAINLINE and hsw-ht-fixes)" "linux-source-$MAINLINE"
 	if have "$R/fixes.tap" "$R/boots.log"; then
 		{
 			between "$R/boots.log" "the fixes' host tests"
@@ -86,7 +89,7 @@ between() {
 	fi
 
 	section "A thread asking for half the counters beside a corrupting sibling" \
-		"host/half.sh in every affected boot (scripts/qemu-run.sh --matrix)" "each boot's kernel"
+		"scripts/qemu-run.sh --matrix (host/half.sh in every affected boot)" "each boot's kernel"
 	found=0
 	for c in "$R"/boot-*.console; do
 		[ -e "$c" ] || continue
@@ -123,7 +126,7 @@ between() {
 	fi
 
 	section "The matcher against upstream's greedy, same run" \
-		"scripts/harness.sh (match_bench, valgrind --tool=callgrind, gcc -fstack-usage)" \
+		"scripts/harness.sh (match_bench, callgrind, gcc -fstack-usage)" \
 		"the matcher of part 2, upstream's greedy extracted from linux-source-$MAINLINE"
 	if have "$R/harness-bench.tap"; then
 		grep -E '^#' "$R/harness-bench.tap" | sed 's/^# \{0,1\}//' | block
