@@ -16,13 +16,26 @@
 # their path in the tree. A patch file is its commit message, a line "---",
 # then a diff of existing files of the tree, never of a new file.
 #
+# A patch is named relative to the series directory, so a backport can
+# reuse a patch of another series as it is instead of copying it: the
+# 6.12 list names ../7.3/1-fixes/0001-....patch where the mainline patch
+# applies to 6.12 unchanged. The one exception to "never a new file" is a
+# backport's own adaptation: a patch whose file name starts with
+# "backport-" may diff new files of the series (the repository keeps
+# them once, as mainline has them; the backport- patch is what an older
+# tree needs of them, e.g. a renamed API). Any other patch that edits a
+# new file is refused.
+#
 # Usage: apply-series.sh [--tree DIR] [--series DIR] [--files DIR]
 #                        [--branch NAME] [--onto REF] [--what WORDS]
-#                        [--no-checkout]
+#                        [--no-checkout | --commit-only]
 #   defaults: build/linux-6.12, series/6.12/, the repository's top,
 #   'series', 'base' (the commit the first patch applies to), 'patch'.
 #   scripts/apply-parts.sh stacks the mainline parts with --onto.
 #   --no-checkout only sets the branch; the work tree is left alone.
+#   --commit-only sets no branch and leaves the work tree alone: it prints
+#   the tip's commit id alone (scripts/apply-parts.sh sets every part's
+#   branch once all of them applied).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -32,6 +45,7 @@ BRANCH=series
 ONTO=base
 WHAT=patch
 CHECKOUT=1
+COMMIT_ONLY=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--tree) TREE=$(realpath -m "$2") ;;
@@ -40,8 +54,9 @@ while [ $# -gt 0 ]; do
 	--branch) BRANCH=$2 ;;
 	--onto) ONTO=$2 ;;
 	--no-checkout) CHECKOUT=0; shift; continue ;;
+	--commit-only) COMMIT_ONLY=1; shift; continue ;;
 	--what) WHAT=$2 ;;
-	*) die "usage: $0 [--tree DIR] [--series DIR] [--files DIR] [--branch NAME] [--onto REF] [--what WORDS]" ;;
+	*) die "usage: $0 [--tree DIR] [--series DIR] [--files DIR] [--branch NAME] [--onto REF] [--what WORDS] [--no-checkout | --commit-only]" ;;
 	esac
 	shift 2
 done
@@ -90,11 +105,17 @@ for p in "${patches[@]}"; do
 	sed '/^---$/,$d' "$pf" > "$index.msg"
 	sed '1,/^---$/d' "$pf" > "$index.diff"
 
-	# A new file lives once, in this repository; no diff may touch it.
-	for f in $(sed -n 's|^+++ b/||p' "$index.diff"); do
-		[ -z "${new_files[$f]:-}" ] ||
-			die "$WHAT $p edits $f, a new file of ${new_files[$f]}: edit $rel$f itself"
-	done
+	# A new file lives once, in this repository; no diff may touch it,
+	# but a backport's own adaptation (backport-*.patch).
+	case ${p##*/} in
+	backport-*) ;;
+	*)
+		for f in $(sed -n 's|^+++ b/||p' "$index.diff"); do
+			[ -z "${new_files[$f]:-}" ] ||
+				die "$WHAT $p edits $f, a new file of ${new_files[$f]}: edit $rel$f itself (only a backport-*.patch may adapt it)"
+		done
+		;;
+	esac
 
 	if [ -s "$index.diff" ] &&
 	   ! git -C "$TREE" apply --cached "$index.diff" 2>"$index.err"; then
@@ -118,6 +139,10 @@ for p in "${patches[@]}"; do
 done
 
 unset GIT_INDEX_FILE
+if [ $COMMIT_ONLY -eq 1 ]; then
+	echo "$parent"
+	exit 0
+fi
 if [ $CHECKOUT -eq 0 ] &&
    [ "$(git -C "$TREE" symbolic-ref -q HEAD)" != "refs/heads/$BRANCH" ]; then
 	git -C "$TREE" update-ref "refs/heads/$BRANCH" "$parent"

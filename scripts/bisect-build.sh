@@ -1,63 +1,104 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Every patch of the series must build on its own. Check out each commit
-# of base..series in a worktree of its own (build/bisect) and build
-# arch/x86/events/ and kernel/events/ with W=1 and the QEMU kernel's
-# configuration, plus the perf_events selftests when the commit touches
-# them, and reports the stack frames of the scheduling path at the tip.
-# One TAP line per patch. A commit that built once is remembered by its hash (the series
-# is applied with fixed dates, so an unchanged patch keeps its hash).
+# Every patch must build on its own. Check out each commit in a worktree
+# of its own and build arch/x86/events/ and kernel/events/ with W=1 and
+# the QEMU kernel's configuration without KASAN, plus the perf_events
+# selftests when the commit touches them; then report the stack frames of
+# the scheduling path at the tip against the base. One TAP line per patch.
+# A commit that built once is remembered by its hash (the series is
+# applied with fixed dates, so an unchanged patch keeps its hash).
+#
+# Every patch of every mainline part present, in order (base..fixes,
+# fixes..matcher, ...), worktree build/k-bisect with its output in
+# k-bisect/.build, the configuration of the rfc kernel when it exists, else
+# of the series kernel (scripts/kernel-build.sh); the stack comparison
+# against 7.3's base once part 2 (the matcher) exists,
+# intel_stop_scheduling()'s once part 3 (the HT erratum) does.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
-WT=$BUILD/bisect
-OUT=$BUILD/bisect-out
-DONE=$BUILD/bisect-ok
+commits=()
+labels=()
+TREE=$(ksrc "$MAINLINE")
+WT=$(kdir bisect)
+OUT=$(kout bisect)
+DONE=$BUILD/k-bisect-ok
+BASE_OUT=$WT/.build-base
+CONFIG=$(kout series)/.config
+[ -f "$(kout rfc)/.config" ] && [ -n "$(rfc_branch)" ] && CONFIG=$(kout rfc)/.config
+KHDR=$(kout series)/usr/include
+BASE_NAME=$MAINLINE
+STACK=0
+[ -f "$CONFIG" ] || die "no kernel configuration in ${CONFIG#"$TOP"/}: run scripts/kernel-build.sh series first"
+prev=base
+for p in $(parts); do
+	b=$(part_branch "$p")
+	git -C "$TREE" rev-parse -q --verify "refs/heads/$b" > /dev/null ||
+		die "part ${p%%-*} is not applied (no branch $b): run scripts/apply-parts.sh"
+	i=0
+	for c in $(git -C "$TREE" rev-list --reverse "$prev..$b"); do
+		i=$((i + 1))
+		commits+=("$c")
+		labels+=("part ${p%%-*} ($b) patch $i")
+	done
+	case ${p%%-*} in 2) STACK=1 ;; 3) STACK=2 ;; esac
+	prev=$b
+done
+missing=$(first_missing_part)
+[ -z "$missing" ] || echo "# part ${missing%%-*} (${missing#*-}) is not there yet: the patches of parts 1-$(parts | wc -l)"
 touch "$DONE"
 
-[ -f "$KBUILD/.config" ] || die "no kernel configuration in ${KBUILD#"$TOP"/}: run scripts/qemu-run.sh first"
 if ! git -C "$WT" rev-parse -q --verify HEAD > /dev/null 2>&1; then
-	rm -rf "$WT" "$OUT" "$DONE"
+	rm -rf "$WT" "$DONE"
 	touch "$DONE"
-	git -C "$KSRC" worktree prune
-	git -C "$KSRC" worktree add -q --detach "$WT" base ||
+	git -C "$TREE" worktree prune
+	git -C "$TREE" worktree add -q --detach "$WT" base ||
 		die "cannot create the worktree $WT"
 fi
 mkdir -p "$OUT/selftests"
 
 n=0
 fail=0
-for c in $(git -C "$KSRC" rev-list --reverse base..series); do
+start=$SECONDS
+for i in "${!commits[@]}"; do
+	c=${commits[$i]}
 	n=$((n + 1))
-	subject=$(git -C "$KSRC" log -1 --format=%s "$c")
+	subject=$(git -C "$TREE" log -1 --format=%s "$c")
 	if grep -qx "$c" "$DONE"; then
-		echo "ok $n - patch $n builds on its own: $subject (built before)"
+		echo "ok $n - ${labels[$i]} builds on its own: $subject (built before)"
 		continue
 	fi
 	git -C "$WT" checkout -q --detach "$c"
 	# The boot kernel's configuration without KASAN: faster to build,
 	# and the stack frames below are the ones of a production kernel.
-	cp "$KBUILD/.config" "$OUT/.config"
+	cp "$CONFIG" "$OUT/.config"
 	"$WT/scripts/config" --file "$OUT/.config" -d KASAN
 	log=$RESULTS/bisect-$n.log
 	if make -s -C "$WT" O="$OUT" ARCH=x86_64 -j"$JOBS" olddefconfig > "$log" 2>&1 &&
 	   make -s -C "$WT" O="$OUT" ARCH=x86_64 -j"$JOBS" W=1 KCFLAGS=-fstack-usage \
 		arch/x86/events/ kernel/events/ >> "$log" 2>&1 &&
-	   { git -C "$KSRC" diff --quiet "$c~1" "$c" -- tools/testing/selftests/perf_events ||
+	   { git -C "$TREE" diff --quiet "$c~1" "$c" -- tools/testing/selftests/perf_events ||
 	     make -s -C "$WT/tools/testing/selftests/perf_events" OUTPUT="$OUT/selftests" \
-		KHDR_INCLUDES="-isystem $KBUILD/usr/include" >> "$log" 2>&1; } &&
+		KHDR_INCLUDES="-isystem $KHDR" >> "$log" 2>&1; } &&
 	   ! grep -q "warning:" "$log"; then
-		echo "ok $n - patch $n builds on its own: $subject"
+		echo "ok $n - ${labels[$i]} builds on its own: $subject"
 		echo "$c" >> "$DONE"
 	else
 		grep -E "error|warning" "$log" | head -20 | sed 's/^/# /'
-		echo "not ok $n - patch $n builds on its own: $subject (see ${log#"$TOP"/})"
+		echo "not ok $n - ${labels[$i]} builds on its own: $subject (see ${log#"$TOP"/})"
 		fail=1
 	fi
 done
+echo "# per-patch builds: $((SECONDS - start)) s"
 
-# Stack of the scheduling path, series against 6.12, from gcc's
+if [ $STACK -eq 0 ]; then
+	echo "# stack of the scheduling path: not compared before part 2 (the matcher) exists"
+	echo "1..$n"
+	exit $fail
+fi
+
+# Stack of the scheduling path, series against its base (6.12 or 7.3), from gcc's
 # -fstack-usage with the same configuration (KASAN off: the frames of a
 # production kernel). 6.12's arch/x86/events/ is built once, into a
 # directory of its own. Two chains start at x86_schedule_events(): the
@@ -74,11 +115,10 @@ done
 # hrtimer) are not followed on either side.
 # checkstack.pl's figure is shown too: on x86_64 it adds the epilogue's
 # "add $N,%rsp" to the prologue's "sub $N,%rsp", so it doubles.
-BASE_OUT=$BUILD/bisect-base
 if [ ! -s "$BASE_OUT/arch/x86/events/core.su" ]; then
 	git -C "$WT" checkout -q --detach base
 	mkdir -p "$BASE_OUT"
-	cp "$KBUILD/.config" "$BASE_OUT/.config"
+	cp "$CONFIG" "$BASE_OUT/.config"
 	"$WT/scripts/config" --file "$BASE_OUT/.config" -d KASAN
 	make -s -C "$WT" O="$BASE_OUT" ARCH=x86_64 -j"$JOBS" olddefconfig \
 		> "$RESULTS/bisect-base.log" 2>&1 &&
@@ -98,7 +138,7 @@ frame() {
 : > "$RESULTS/bisect-frames.txt"
 B=$BASE_OUT/arch/x86/events
 S=$OUT/arch/x86/events
-echo "# frame: 6.12" >> "$RESULTS/bisect-frames.txt"
+echo "# frame: $BASE_NAME" >> "$RESULTS/bisect-frames.txt"
 base_sched=$(frame "$B/core.su" '^x86_schedule_events$')
 base_assign=$(frame "$B/core.su" '^(perf_assign_events|perf_sched_)')
 base_stop=$(frame "$B/intel/core.su" '^intel_stop_scheduling$')
@@ -135,17 +175,17 @@ under_stop=$(( arb > fit ? arb : fit ))
 chain() {
 	n=$((n + 1))
 	if [ "$2" -gt 0 ] && [ "$3" -gt 0 ] && [ "$2" -le $(($3 + 256)) ]; then
-		echo "ok $n - stack, $1: series $2 bytes, 6.12 $3 bytes, $(($2 - $3)) added (<= 256, KASAN off)"
+		echo "ok $n - stack, $1: series $2 bytes, $BASE_NAME $3 bytes, $(($2 - $3)) added (<= 256, KASAN off)"
 	else
-		echo "not ok $n - stack, $1: series '$2' bytes, 6.12 '$3' bytes (at most 256 added; see build/results/bisect-base.log)"
+		echo "not ok $n - stack, $1: series '$2' bytes, $BASE_NAME '$3' bytes (at most 256 added; see build/results/bisect-base.log)"
 		fail=1
 	fi
 }
 chain "x86_schedule_events() and the assignment" $((sched + match)) \
 	$((base_sched + base_assign))
-chain "x86_schedule_events() and intel_stop_scheduling()" \
+[ $STACK -ge 2 ] && chain "x86_schedule_events() and intel_stop_scheduling()" \
 	$((sched + stop + under_stop)) $((base_sched + base_stop))
 objdump -d "$OUT/arch/x86/events/counter_match.o" |
-	perl "$KSRC/scripts/checkstack.pl" x86_64 0 | sed 's/^/# checkstack.pl: /'
+	perl "$TREE/scripts/checkstack.pl" x86_64 0 | sed 's/^/# checkstack.pl: /'
 echo "1..$n"
 exit $fail

@@ -17,6 +17,8 @@
 #   RUN     the test directories /init runs (x86pmu.run=, see init.c)
 #   APPEND  more kernel command line
 #
+# Environment: INITRAMFS (default: the matrix's, scripts/lib.sh), INFO_ONLY (below).
+#
 # The TAP has one line per test program of the boot, a line "boot reached
 # its end" and a line "kernel log clean": any WARNING, BUG (KASAN reports
 # included), lockdep report, lockup or panic in the console or the kernel
@@ -43,7 +45,7 @@ append=$*
 
 QEMU=${QEMU:-$BUILD/qemu/qemu-system-x86_64}
 QEMU_TIMEOUT=${QEMU_TIMEOUT:-1200}
-INITRAMFS=$BUILD/initramfs.cpio
+INITRAMFS=${INITRAMFS:-$INITRAMFS_OUT}
 out=$RESULTS/boot-$name
 tap=$out.tap
 mkdir -p "$RESULTS"
@@ -67,10 +69,11 @@ XPMU_LEDGER=$out.ledger XPMU_TRACE=$out.trace timeout "$QEMU_TIMEOUT" "$QEMU" \
 status=$?
 secs=$(( $(date +%s) - start ))
 
-python3 - "$out.console" "$name" "$status" "$secs" "${INFO_ONLY:-0}" > "$tap" <<'PY'
+python3 - "$out.console" "$name" "$status" "$secs" "${INFO_ONLY:-0}" "$KERNEL_REPORT_RE" > "$tap" <<'PY'
 import re, sys
 path, name, status, secs = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
 info_only = sys.argv[5] == "1"
+report = re.compile(sys.argv[6])
 text = open(path, errors="replace").read()
 lines = text.splitlines()
 n = 0
@@ -110,15 +113,9 @@ for l in lines:
 ended = "x86-pmu-dmesg: end" in text
 line(ended, "boot reached its end (qemu exit %d, %s s)" % (status, secs))
 
-# Kernel reports anywhere in the console, including the log dump.
-# A report starts its line (after the console's or the log dump's prefix:
-# "# ", "<level>", "[time]"); "RETBleed: WARNING: ..." is a message, not one.
-bad = re.compile(r"^(?:# )?(?:<\d>)?(?:\[\s*[0-9.]+\]\s*)?"
-                 r"(?:WARNING:|BUG:|Oops|Kernel panic|UBSAN:|"
-                 r"general protection fault|watchdog: BUG:)|"
-                 r"Call Trace:|hard LOCKUP|soft lockup|detected stalls?|"
-                 r"possible circular locking|inconsistent lock state")
-seen = [l for l in lines if bad.search(l)]
+# Kernel reports anywhere in the console, including the log dump
+# (KERNEL_REPORT_RE, scripts/lib.sh).
+seen = [l for l in lines if report.search(l)]
 if seen:
     for l in seen[:20]:
         out.append("# " + l)

@@ -2,20 +2,25 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Build a static perf from the series tree's tools/perf for the test
-# initramfs (QEMU, x86_64, no shared libraries there): build/perf/perf.
+# initramfs (QEMU, x86_64, no shared libraries there): PERF_OUT/perf
+# (scripts/lib.sh: build/perf/perf, in the 7.3 matrix build/perf-7.3/perf).
+# The tree: PERF_SRC (the 7.3 matrix: the series kernel's worktree,
+# build/k-series; perf's tools are not changed by the series), default
+# build/linux-6.12.
 # perf's JSON event tables are compiled in (jevents.py, all x86 models), so
 # `perf stat -e MEM_UOPS_RETIRED.ALL_LOADS`, `-M TopdownL1` and `--topdown`
 # work as on a distribution's perf; raw events, groups, -a/-C and -x, are
 # perf stat's own and need no library.
 #
-# Outputs go to build/perf (O=), never into build/linux. A second run with
+# Outputs go to PERF_OUT (O=), never into the kernel tree. A second run with
 # the same tree commit, the same tools/ contents and the same script is
 # skipped by a stamp; otherwise perf's make rebuilds what changed.
 # The full build log: build/perf/build.log.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-OUT=$BUILD/perf
+OUT=$PERF_OUT
+KSRC=${PERF_SRC:-$KSRC}
 LOG=$OUT/build.log
 STAMP=$OUT/.stamp
 PERF=$OUT/perf
@@ -45,7 +50,10 @@ done
 #  (perf script bindings), libpfm4, libllvm, debuginfod, zstd, lzma,
 #  systemtap SDT headers; the java agent (a shared library), the 32-bit/x32
 #  vdso readers (need multilib gcc), C++ demangling (pulls static libstdc++
-#  in; perf stat never demangles) and shellcheck of the test scripts.
+#  in; perf stat never demangles), shellcheck of the test scripts and the
+#  Rust test workloads of perf test (7.3's perf builds them with rustc
+#  where one is installed; at -j2 the archive of the test objects then
+#  failed with "LLVM ERROR: Invalid encoding" here).
 # Kept: libelf + zlib (symbol resolution for perf record/report), jevents,
 # AIO, auxtrace, the syscall tables.
 MAKEVARS=(
@@ -58,7 +66,7 @@ MAKEVARS=(
 	NO_CAPSTONE=1 NO_LIBPFM4=1 NO_LIBLLVM=1 NO_LIBDEBUGINFOD=1
 	NO_LIBZSTD=1 NO_LZMA=1 NO_SDT=1 NO_DEMANGLE=1
 	NO_PERF_READ_VDSO32=1 NO_PERF_READ_VDSOX32=1
-	NO_SHELLCHECK=1
+	NO_SHELLCHECK=1 NO_RUST=1
 	WERROR=0
 )
 
@@ -98,6 +106,6 @@ for s in mem_uops_retired.all_loads TopdownL1; do
 	grep -aqF "$s" "$PERF" ||
 		die "${PERF#"$TOP"/} lacks the JSON event tables (no '$s'; did jevents run? see ${LOG#"$TOP"/})"
 done
-step "built in $((SECONDS - start)) s"
+step "perf built in $((SECONDS - start)) s"
 echo "$key" > "$STAMP"
 report

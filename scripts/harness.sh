@@ -1,12 +1,17 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Build and run the user-space harness (tools/testing/x86-pmu): property
-# tests of the matcher against oracles, the libFuzzer target, the
-# micro-benchmark against upstream's greedy, and the matcher's frame size.
-# Each writes TAP into build/results/.
+# Build and run the user-space harness (tools/testing/x86-pmu): the
+# kernel's KUnit suites built on the harness's KUnit shim, property tests
+# of the matcher against oracles, the libFuzzer target, the
+# micro-benchmark against upstream's greedy, the matcher's frame size, and
+# the mutation check (planted bugs that some test must catch). Each writes
+# TAP into build/results/.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
+# The mainline tree: its event tables, upstream's greedy (tag base), and
+# the series' perf_event.h for the matcher's KUnit suite (branch ht).
+KSRC=$(ksrc "$MAINLINE")
 
 H=$TOP/tools/testing/x86-pmu
 OUT=$BUILD/harness
@@ -17,10 +22,27 @@ step "building the user-space harness"
 make -s -C "$H" KSRC="$KSRC" O="$OUT" all "$OUT/counter_match.su" ||
 	die "the harness does not build"
 
+# kunit NAME PROGRAM: a KUnit program's KTAP into NAME.ktap, and one TAP
+# line per case into NAME.tap (ktap-flat.awk).
+kunit() {
+	local name=$1 prog=$2 rc
+	"$OUT/$prog" > "$RESULTS/$name.ktap"
+	rc=$?
+	awk -v prog="$prog" -v rc=$rc -f "$H/shared/ktap-flat.awk" \
+		< "$RESULTS/$name.ktap" | tee "$RESULTS/$name.tap"
+}
+
+step "KUnit suites in user space: x86_counter_match, x86_intel_xsu, x86_intel_xsu_arb"
+kunit harness-kunit-match match_kunit
+kunit harness-kunit-xsu xsu_kunit
+
 step "matcher properties: exhaustive, randomized against brute force"
 "$OUT/match_test" | tee "$RESULTS/harness-match.tap"
 
-step "XSU unit: table, protocol walkthrough, release, switching, hotplug"
+step "matcher bound: a broken cost planted in the cheapest-path search"
+"$OUT/match_bound_test" | tee "$RESULTS/harness-match-bound.tap"
+
+step "XSU unit: the protocol walkthrough through a scheduling pass"
 "$OUT/xsu_test" | tee "$RESULTS/harness-xsu.tap"
 
 step "XSU unit: two pthread siblings under ThreadSanitizer"
@@ -34,13 +56,13 @@ step "scheduling simulator: event tables, SVG, greedy model, scenarios, command 
 mkdir -p "$OUT/svg"
 "$OUT/sim_svg_test" "$OUT/svg" | tee "$RESULTS/harness-sim-svg.tap"
 "$OUT/sim_test" "$KSRC" | tee "$RESULTS/harness-sim.tap"
-bash "$H/sim_cli_test.sh" "$OUT/x86-pmu-sim" "$KSRC" "$OUT/svg" |
+bash "$H/sim/sim_cli_test.sh" "$OUT/x86-pmu-sim" "$KSRC" "$OUT/svg" |
 	tee "$RESULTS/harness-sim-cli.tap"
 
 step "scheduling simulator: perf's metric groups, against what perf opens"
-"$OUT/sim_metrics_test" "$KSRC" "$H/sim_metrics_perf.ref" |
+"$OUT/sim_metrics_test" "$KSRC" "$H/sim/sim_metrics_perf.ref" |
 	tee "$RESULTS/harness-sim-metrics.tap"
-bash "$H/sim_metrics_perf_test.sh" "$BUILD/perf/perf" "$H/sim_metrics_perf.ref" \
+bash "$H/sim/sim_metrics_perf_test.sh" "$PERF_OUT/perf" "$H/sim/sim_metrics_perf.ref" \
 	"$OUT/svg" | tee "$RESULTS/harness-sim-metrics-perf.tap"
 
 step "perf core: scheduling past a failed group (kernel/events/sched_budget.h)"
@@ -143,3 +165,9 @@ else
 	r2="not ok 2 - matcher deepest chain: '${chain%% *}' bytes (sum $lent)"
 fi
 printf '%s\n%s\n1..2\n' "$r" "$r2" | tee "$RESULTS/harness-stack.tap"
+
+step "mutation check: every planted bug of mutations.txt fails some test"
+# Each bug in a copy of arch/x86/events (build/mutation/src); which test
+# caught it on its line, the logs in build/mutation/logs/.
+"$H/mutate.sh" -o "$BUILD/mutation" -k "$KSRC" |
+	tee "$RESULTS/harness-mutation.tap"

@@ -2,15 +2,30 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The simulator's scenarios as the emulated host ran them (scenarios/scenarios.sh
-# in the boots hsw-ht and hsw-ht-6.12) beside the simulator's prediction for
-# the same kernel: the series (matcher hk, XSU series) for the patched
-# kernel, 6.12's model (greedy, XSU upstream) for the unpatched one. Prints
-# a table per scenario and TAP: for the patched kernel, every event's
-# scheduled fraction within 5 points of the simulator's in the scenarios
-# whose outcome does not depend on the siblings' timing (1, 2, 5), and the
-# ledger empty with the workaround on; the unpatched kernel's comparison is
-# reported as comments. The series is simulated with --continue, as its
-# PMU has PERF_PMU_CAP_SCHED_CONTINUE.
+# in the boots of the series kernel and of plain mainline, hsw-ht-7.3)
+# beside the simulator's prediction for the same kernel: the series
+# (matcher hk, XSU series) for the patched kernel, upstream's model
+# (greedy, XSU upstream: 6.12's scheduling core, which 7.3 keeps byte for
+# byte) for the unpatched one. Prints a table per scenario and TAP: for the patched
+# kernel, every event's scheduled fraction within 5 points of the
+# simulator's in the scenarios whose outcome does not depend on the
+# siblings' timing (1, 2, 5), and the ledger empty with the workaround on;
+# the unpatched kernel's comparison is reported as comments. The series is
+# simulated with --continue where its PMU has PERF_PMU_CAP_SCHED_CONTINUE
+# (part 4, the rfc kernel).
+#
+# Which boots, and how each is modelled: HVS_BOOTS, "BOOT:LABEL:MODEL"
+# each, MODEL hk (the series), hk+continue (the series with the perf-core
+# continuation) or upstream; scripts/qemu-run.sh sets it from its matrix
+# (default: hsw-ht, the series, and hsw-ht-7.3, mainline). HVS_CONFIG: the
+# series kernel's .config, for its CONFIG_HZ (default: build/k-series's).
+# HVS_TREE: the kernel tree whose perf event tables the simulator reads
+# (--tree), the one the host's perf was built from (default: the 7.3
+# tree).
+#
+# host/half.sh (a group asking for half of the counters beside four
+# corrupting events on the sibling) beside the simulator's same lists:
+# each kind of group's lowest share and the sibling's within 5 points.
 #
 # perf's metric groups (one perf stat -M GROUP -A on both siblings, the
 # metrics lines of scenarios.sh) are set beside the simulator's
@@ -25,7 +40,7 @@
 # started its timer (the enable) and every expiry, and the simulator
 # replays that with a tick per bin of 1/BINS interval (replay_args()):
 # --startN/--durN, --rotationsN, --first (which thread acted first in a
-# bin) and --hold (a demand's life, two intervals and a jiffy as
+# bin) and --hold (a demand's life, 25 intervals and a jiffy as
 # intel_xsu_hold() keeps it, CONFIG_HZ from the kernel build). Without the
 # record (a kernel without tracing, or a trace that lost events) both
 # rotate once a tick and the prediction is the mean of the orders fixed
@@ -45,6 +60,9 @@
 #   replay per multiplexing interval; build/results)
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
+# The mainline tree: its event tables, upstream's greedy (tag base), and
+# the series' perf_event.h for the matcher's KUnit suite (branch ht).
+KSRC=$(ksrc "$MAINLINE")
 
 dir=${1:-$RESULTS}
 SIM=${SIM:-$BUILD/harness/x86-pmu-sim}
@@ -53,12 +71,15 @@ SIM=${SIM:-$BUILD/harness/x86-pmu-sim}
 
 # The guest kernel's tick, for intel_xsu_hold() (250 Hz where the build
 # is not there to say).
-hz=$(sed -n 's/^CONFIG_HZ=//p' "$KBUILD/.config" 2>/dev/null)
+hz=$(sed -n 's/^CONFIG_HZ=//p' "${HVS_CONFIG:-$(kout series)/.config}" 2>/dev/null)
 
-python3 - "$SIM" "$dir" "${hz:-250}" "${BINS:-30}" <<'PY'
+python3 - "$SIM" "$dir" "${hz:-250}" "${BINS:-30}" "${HVS_TREE:-$KSRC}" \
+	${HVS_BOOTS:-hsw-ht:series:hk hsw-ht-7.3:7.3:upstream} <<'PY'
 import re, subprocess, sys
 
 sim, rdir, hz = sys.argv[1], sys.argv[2], int(sys.argv[3])
+TREE = sys.argv[5]
+BOOTS = [b.split(":") for b in sys.argv[6:]]
 JIFFY = 1000 // hz
 BINS = int(sys.argv[4])
 TOL = 5.0
@@ -88,6 +109,23 @@ def host(boot):
         if int(m.group(1)) in scen:
             scen[int(m.group(1))]["ledger"] = (int(m.group(2)), int(m.group(3)))
     return scen
+
+# host/half.sh (half.c): a group of two events on HT0, the four corrupting
+# events on HT1.
+HALF_HT0, HALF_HT1 = "r00c4,r00c5", "r81d0,r82d0,r11d0,r12d0"
+
+def host_half(boot):
+    """What host/half.sh printed in a boot: the lowest share of each kind
+    of group, the sibling's shares; None where it did not run."""
+    try:
+        text = open("%s/boot-%s.console" % (rdir, boot), errors="replace").read()
+    except OSError:
+        return None
+    kinds = [(m.group(1), float(m.group(2))) for m in
+             re.finditer(r"^#   (\S.*\S) +\d+ groups, lowest share ([0-9.]+)%$", text, re.M)]
+    sib = [(m.group(1), float(m.group(2))) for m in
+           re.finditer(r"^#   sibling (r[0-9a-f]+): ran ([0-9.]+)%$", text, re.M)]
+    return {"kinds": kinds, "sibling": sib} if kinds and sib else None
 
 def host_metrics(boot):
     """The metric groups a boot ran, by (group, xsu): ticks, fractions in
@@ -131,8 +169,15 @@ def host_metrics(boot):
     return groups
 
 def run_sim(args):
-    cmd = [sim, "--model", "hsw"] + args
-    out = subprocess.run(cmd, capture_output=True, text=True).stdout
+    cmd = [sim, "--tree", TREE, "--model", "hsw"] + args
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    out = proc.stdout
+    if proc.returncode != 0:
+        # Said once, where it happened: every event then shows as
+        # "not in the simulation".
+        print("# the simulator failed (exit %d): %s" % (proc.returncode, " ".join(cmd[1:])))
+        for l in proc.stderr.splitlines()[:5]:
+            print("#   " + l)
     res, tid = [], None
     for l in out.splitlines():
         m = re.match(r"HT(\d) ", l)
@@ -147,10 +192,10 @@ def run_sim(args):
                         m.group(4) is not None))
     return res, " ".join(cmd[1:])
 
-def simulate(sc, xsu, matcher, series):
+def simulate(sc, xsu, matcher, cont):
     return run_sim(["--ht0", sc["ht0"], "--ht1", sc["ht1"], "--start1", sc["start1"],
                     "--ticks", sc["ticks"], "--xsu", xsu, "--matcher", matcher] +
-                   (["--continue"] if series else []))
+                   (["--continue"] if cont else []))
 
 def compare(res, p):
     """Host lines beside the simulator's: same thread and name, and where a
@@ -223,7 +268,7 @@ def replay_args(gr):
             first[en] = str(t)
         args += ["--start%d" % t, str(en), "--dur%d" % t, str(end - en), "--rotations%d" % t,
                  "".join(str(min(9, d)) for d in digits)]
-    hold = (2 * -(-iv // JIFFY) + 1) * JIFFY
+    hold = (25 * -(-iv // JIFFY) + 1) * JIFFY
     return args + ["--ticks", str(end), "--hold", str(round(hold * BINS / iv)),
                    "--first", "".join(first)]
 
@@ -236,11 +281,12 @@ def tap(ok, what, counts=True):
     n += 1
     print("%s %d - host vs simulator: %s" % ("ok" if ok else "not ok", n, what))
 
-for boot, series in (("hsw-ht", True), ("hsw-ht-6.12", False)):
+for boot, kernel, model in BOOTS:
+    series = model != "upstream"
+    cont = model == "hk+continue"
     scen = host(boot)
     if scen is None:
         continue
-    kernel = "series" if series else "6.12"
     for s in sorted(scen):
         sc = scen[s]
         if sc["xsu"] == "off":
@@ -248,7 +294,7 @@ for boot, series in (("hsw-ht", True), ("hsw-ht-6.12", False)):
         else:
             xsu = "series" if series else "upstream"
         matcher = "hk" if series else "greedy"
-        p, cmd = simulate(sc, xsu, matcher, series)
+        p, cmd = simulate(sc, xsu, matcher, cont)
         print("# scenario %d, %s kernel; simulator: x86-pmu-sim %s" % (s, kernel, cmd))
         print("#   thread  event        host   simulator")
         worst = compare(sc["res"], p)
@@ -262,6 +308,25 @@ for boot, series in (("hsw-ht", True), ("hsw-ht-6.12", False)):
                 % (s, kernel, led))
     if not series:
         continue
+    half = host_half(boot)
+    if half:
+        p, cmd = run_sim(["--ht0", HALF_HT0, "--ht1", HALF_HT1, "--ticks", "300",
+                          "--xsu", "series", "--matcher", "hk"] + (["--continue"] if cont else []))
+        sim0 = [q[2] for q in p if q[0] == 0]
+        sim1 = {q[1]: q[2] for q in p if q[0] == 1}
+        print("# half the counters beside four corrupting events (host/half.sh), %s kernel; simulator: x86-pmu-sim %s"
+              % (kernel, cmd))
+        worst = 100.0 if not sim0 else 0.0
+        for kind, share in half["kinds"]:
+            print("#   HT0     %-18s lowest %5.1f%%  simulator %5.1f%%" % (kind, share, min(sim0 or [0])))
+            if sim0:
+                worst = max(worst, abs(share - min(sim0)))
+        for ev, share in half["sibling"]:
+            print("#   HT1     %-18s %5.1f%%         simulator %s"
+                  % (ev, share, "%5.1f%%" % sim1[ev] if ev in sim1 else "(not in the simulation)"))
+            worst = max(worst, abs(share - sim1[ev]) if ev in sim1 else 100.0)
+        tap(worst <= TOL, "half the counters beside four corrupting events on the %s kernel: each kind's lowest share and the sibling's within %.0f points of the simulator (largest difference %.1f)"
+            % (kernel, TOL, worst))
     groups = host_metrics(boot)
     for g, xsu in sorted(groups, key=lambda k: (k[0], k[1] == "off")):
         gr = groups[(g, xsu)]
@@ -271,7 +336,7 @@ for boot, series in (("hsw-ht", True), ("hsw-ht-6.12", False)):
         for order in orders:
             p, cmd = run_sim(["--ht0-metrics", g, "--ht1-metrics", g,
                               "--order", order, "--xsu", "series" if xsu == "on" else "off",
-                              "--matcher", "hk", "--continue"] +
+                              "--matcher", "hk"] + (["--continue"] if cont else []) +
                              (replay or ["--ticks", gr["ticks"]]))
             runs.append(p)
         if any(len(r) != len(runs[0]) for r in runs):

@@ -1,9 +1,19 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Build the initramfs every boot of the matrix uses (build/initramfs.cpio):
+# Build an initramfs the boots of the matrix use:
 #
-#   /init                  tools/testing/x86-pmu/qemu/init.c (static)
+#   initramfs.sh SRC KBUILD OUT
+#
+# from the kernel tree SRC, its build KBUILD (the headers the kselftests
+# build against) into OUT, the kselftests in build/selftests-NAME for
+# OUT = build/initramfs-NAME.cpio. scripts/qemu-run.sh builds
+# build/initramfs-7.3.cpio from the series kernel (build/k-series, its
+# .build) and build/initramfs-6.12.cpio from the 6.12 backport's
+# (build/k-lts) for the backport's boot. perf: PERF_OUT/perf
+# (scripts/lib.sh).
+#
+#   /init                  tools/testing/x86-pmu/guest/init.c (static)
 #   /bin/busybox, applets  Debian's busybox-static: a shell for the scripts
 #   /usr/bin/perf          perf from the tree's tools/perf, static, with the
 #                          JSON event tables (scripts/build-perf.sh)
@@ -13,16 +23,26 @@
 #   /tests/scenarios/      the simulator's scenarios with perf stat
 #   /tests/stress/         glue_stress: the scheduling glue under random
 #                          events, knob switches and CPU hotplug
+#   /tests/fixes/          the host tests of the fixes (part 1), links to
+#                          host/ (FIX_TESTS below; those that exist)
+#   /tests/half/           host/half.sh alone, for repeated boots of it
+#                          (scripts/half-boots.sh)
 #
 # Which directories a boot runs is on its kernel command line
 # (x86pmu.run=...), see init.c.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
-ST=$BUILD/selftests
+[ $# -eq 3 ] || { echo "usage: $0 SRC KBUILD OUT" >&2; exit 2; }
+KSRC=$1
+KBUILD=$2
+INITRAMFS=$3
+ST=$BUILD/selftests-$(basename "$INITRAMFS" .cpio | sed 's/^initramfs-//')
 ROOT=$ST/root
-INITRAMFS=$BUILD/initramfs.cpio
-QDIR=$TOP/tools/testing/x86-pmu/qemu
+# The host tests of the fixes (tools/testing/x86-pmu/guest/host/), run by
+# the boot of the fixes kernel (x86pmu.run=fixes).
+FIX_TESTS=(moved.sh pinned-held.sh)
+GUEST=$TOP/tools/testing/x86-pmu/guest
 mkdir -p "$RESULTS"
 
 fail() {
@@ -30,19 +50,19 @@ fail() {
 	exit 1
 }
 
-step "building the perf_events kselftests (static) and the initramfs"
+step "building the perf_events kselftests (static) of ${KSRC#"$TOP"/} and ${INITRAMFS#"$TOP"/}"
 mkdir -p "$ST/perf_events"
-make -s -C "$KSRC" O="$KBUILD" ARCH=x86_64 headers > "$RESULTS/selftests-build.log" 2>&1 &&
+make -s -C "$KSRC" O="$KBUILD" ARCH=x86_64 headers > "$RESULTS/selftests-build-$(basename "$ST").log" 2>&1 &&
 make -s -C "$KSRC/tools/testing/selftests/perf_events" OUTPUT="$ST/perf_events" \
 	CC="gcc -static" KHDR_INCLUDES="-isystem $KBUILD/usr/include" \
-	>> "$RESULTS/selftests-build.log" 2>&1 ||
-	{ tail -30 "$RESULTS/selftests-build.log"; fail "the kselftests do not build"; }
+	>> "$RESULTS/selftests-build-$(basename "$ST").log" 2>&1 ||
+	{ tail -30 "$RESULTS/selftests-build-$(basename "$ST").log"; fail "the kselftests do not build"; }
 cp "$KSRC/tools/testing/selftests/perf_events/settings" "$ST/perf_events/" 2>/dev/null
 
 rm -rf "$ROOT"
 mkdir -p "$ROOT"/{proc,sys,dev,tmp,bin,usr/bin,tests}
 cp -r "$ST/perf_events" "$ROOT/tests/"
-gcc -static -O2 -Wall -o "$ROOT/init" "$QDIR/init.c" ||
+gcc -static -O2 -Wall -o "$ROOT/init" "$GUEST/init.c" ||
 	fail "the initramfs /init does not build"
 
 # A shell and the usual commands for the experiment scripts.
@@ -53,12 +73,12 @@ for applet in $("$BUSYBOX" --list); do
 	[ -e "$ROOT/bin/$applet" ] || ln -s busybox "$ROOT/bin/$applet"
 done
 
-[ -x "$BUILD/perf/perf" ] || fail "no perf at build/perf/perf: run scripts/build-perf.sh"
-cp "$BUILD/perf/perf" "$ROOT/usr/bin/perf"
+[ -x "$PERF_OUT/perf" ] || fail "no perf at ${PERF_OUT#"$TOP"/}/perf: run scripts/build-perf.sh"
+cp "$PERF_OUT/perf" "$ROOT/usr/bin/perf"
 
 for d in host scenarios; do
 	mkdir -p "$ROOT/tests/$d"
-	for f in "$QDIR/$d"/*; do
+	for f in "$GUEST/$d"/*; do
 		case $f in
 		# Programs the scripts use, not tests themselves.
 		*.c)	gcc -static -O2 -Wall -o "$ROOT/usr/bin/x86pmu-$(basename "${f%.c}")" \
@@ -74,10 +94,20 @@ done
 echo "timeout=300" > "$ROOT/tests/host/settings"
 echo "timeout=450" > "$ROOT/tests/scenarios/settings"
 
+# The fixes' host tests, where they exist.
+mkdir -p "$ROOT/tests/fixes"
+for t in "${FIX_TESTS[@]}"; do
+	[ -f "$ROOT/tests/host/$t" ] && ln -s "../host/$t" "$ROOT/tests/fixes/$t"
+done
+echo "timeout=300" > "$ROOT/tests/fixes/settings"
+mkdir -p "$ROOT/tests/half"
+ln -s ../host/half.sh "$ROOT/tests/half/half.sh"
+echo "timeout=300" > "$ROOT/tests/half/settings"
+
 # The stress test of the scheduling glue: a test program itself.
 mkdir -p "$ROOT/tests/stress"
 gcc -static -O2 -Wall -o "$ROOT/tests/stress/glue_stress" \
-	"$QDIR/stress/glue_stress.c" -lpthread || fail "glue_stress.c does not build"
+	"$GUEST/stress/glue_stress.c" -lpthread || fail "glue_stress.c does not build"
 echo "timeout=300" > "$ROOT/tests/stress/settings"
 
 (cd "$ROOT" && find . | cpio -o -H newc --quiet > "$INITRAMFS") ||

@@ -9,11 +9,70 @@ ksrc() { echo "$BUILD/linux-$1"; }
 MAINLINE=7.3			# the tree the parts are against
 LTS=6.12			# the tree of the backport
 KSRC=${KSRC:-$(ksrc $LTS)}	# the backport's tree: branch 'series'
-KBUILD=$BUILD/kunit		# kernel build outputs (O=) for the QEMU kernel
-RESULTS=$BUILD/results		# one TAP file per test step
+# What the boots put in their initramfs: perf (build-perf.sh), the
+# kselftests and the initramfs (initramfs.sh), from the series kernel's tree.
+PERF_OUT=${PERF_OUT:-$BUILD/perf-$MAINLINE}
+INITRAMFS_OUT=${INITRAMFS_OUT:-$BUILD/initramfs-$MAINLINE.cpio}
+RESULTS=${RESULTS:-$BUILD/results}	# one TAP file per test step
 SERIES_OUT=${SERIES_OUT:-$BUILD/series}	# git format-patch output
 SERIES_DIR=${SERIES_DIR:-$TOP/series/$LTS}
 JOBS=${JOBS:-$(nproc)}
+
+# The mainline parts: series/7.3/N-NAME/, applied by scripts/apply-parts.sh
+# onto tag 'base' of build/linux-7.3, each as branch NAME on top of the
+# part before it. A part exists when its directory has a 'series' list;
+# the parts present are the ones before the first missing.
+PARTS_DIR=${PARTS_DIR:-$TOP/series/$MAINLINE}
+PART_NAMES=(fixes matcher ht core)
+# parts: "N-NAME" of every part present, in order.
+parts() {
+	local i=1 p
+	for p in "${PART_NAMES[@]}"; do
+		[ -f "$PARTS_DIR/$i-$p/series" ] || break
+		echo "$i-$p"
+		i=$((i + 1))
+	done
+}
+# first_missing_part: "N-NAME" of the first part not present (none: empty).
+first_missing_part() {
+	local n
+	n=$(parts | wc -l)
+	[ "$n" -lt ${#PART_NAMES[@]} ] && echo "$((n + 1))-${PART_NAMES[$n]}"
+	return 0
+}
+# part_branch N-NAME: the branch of a part in build/linux-7.3 (NAME).
+part_branch() { echo "${1#*-}"; }
+# series_branch: what a maintainer would merge first, parts 1-3: the
+# branch of the highest part present among them (empty: no part).
+series_branch() {
+	local p b=
+	for p in $(parts); do
+		case ${p%%-*} in 1 | 2 | 3) b=$(part_branch "$p") ;; esac
+	done
+	echo "$b"
+}
+# rfc_branch: the branch of part 4 (perf core, RFC) when it exists.
+rfc_branch() { parts | grep -q '^4-' && part_branch "$(parts | grep '^4-')"; return 0; }
+
+# The kernels of the 7.3 boot matrix (scripts/kernel-build.sh says which
+# has which configuration): a worktree each, build/k-NAME, with its build
+# output inside it, build/k-NAME/.build (ignored by the kernel's own
+# .gitignore), so that Kbuild names every source file relative to the
+# output and one kernel's build can seed another's.
+KERNELS=(series rfc mainline fixes lts)
+# The series' .kunitconfig files, where a kernel's tree has them, and the
+# KUnit suites each one builds in (a boot of a kernel built with one must
+# run its suites). The glue suite is part of intel/core.c when the XSU
+# tests are built in; it skips on a host without the erratum.
+ALL_KUNITCONFIGS=(arch/x86/events/amd arch/x86/events arch/x86/events/intel)
+declare -A KUNIT_SUITES=(
+	[arch/x86/events/amd]="x86_amd_f15h_assign"
+	[arch/x86/events]="x86_counter_match"
+	[arch/x86/events/intel]="x86_intel_xsu x86_intel_xsu_arb x86_intel_xsu_glue"
+)
+kdir() { echo "$BUILD/k-$1"; }
+kout() { echo "$BUILD/k-$1/.build"; }
+kimage() { echo "$BUILD/k-$1/.build/arch/x86/boot/bzImage"; }
 
 # Fixed identity and dates: the same series always gives the same commits,
 # so a second run finds nothing changed and rebuilds nothing.
@@ -23,6 +82,36 @@ export GIT_COMMITTER_NAME=$GIT_AUTHOR_NAME
 export GIT_COMMITTER_EMAIL=$GIT_AUTHOR_EMAIL
 export GIT_AUTHOR_DATE="2026-11-01T00:00:00Z"
 export GIT_COMMITTER_DATE=$GIT_AUTHOR_DATE
+
+# cpu_now: sets CPU_NOW to the CPU seconds (user + system) of the finished
+# children of this shell so far (bash's times, run in this shell, not in a
+# subshell); the difference around a build is its CPU time, which another
+# engineer's build on the same cores does not inflate.
+cpu_now() {
+	local f
+	f=$(mktemp)
+	times > "$f"
+	CPU_NOW=$(awk 'NR == 2 {
+		t = 0
+		for (i = 1; i <= 2; i++) {
+			split($i, a, "m"); sub(/s$/, "", a[2]); t += a[1] * 60 + a[2]
+		}
+		printf "%d\n", t }' "$f")
+	rm -f "$f"
+}
+
+# A kernel report in a console line (a Perl/Python regular expression):
+# any WARNING, BUG (KASAN's included), lockdep report, lockup or panic
+# fails the boot or run whose console has one. A report starts its line
+# (after the console's or the log dump's prefix: "# ", "<level>",
+# "[time]"); "RETBleed: WARNING: ..." is a message, not one.
+KERNEL_REPORT_RE='^(?:# )?(?:<\d>)?(?:\[\s*[0-9.]+\]\s*)?'\
+'(?:WARNING:|BUG:|Oops|Kernel panic|UBSAN:|general protection fault|watchdog: BUG:)|'\
+'Call Trace:|hard LOCKUP|soft lockup|detected stalls?|'\
+'possible circular locking|inconsistent lock state'
+# kernel_reports FILE: print the lines of a console that are kernel reports
+# (KERNEL_REPORT_RE); false when there is none.
+kernel_reports() { grep -aP -- "$KERNEL_REPORT_RE" "$1"; }
 
 step() {
 	printf '==> [%s] %s\n' "$(date +%H:%M:%S)" "$*"

@@ -10,9 +10,12 @@
 # 1000").
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
+# The mainline tree: its event tables, upstream's greedy (tag base), and
+# the series' perf_event.h for the matcher's KUnit suite (branch ht).
+KSRC=$(ksrc "$MAINLINE")
 
 "$TOP/scripts/setup.sh" || die "setup failed"
-"$TOP/scripts/prepare-tree.sh" $LTS > /dev/null || die "the base tree could not be prepared"
+"$TOP/scripts/prepare-tree.sh" $MAINLINE > /dev/null || die "the $MAINLINE tree could not be prepared"
 make -s -C "$TOP/tools/testing/x86-pmu" KSRC="$KSRC" O="$BUILD/harness" \
 	"$BUILD/harness/x86-pmu-sim" || die "the simulator does not build"
 SIM=$BUILD/harness/x86-pmu-sim

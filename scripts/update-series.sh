@@ -15,19 +15,29 @@
 #
 # A mainline part: the commits between the part before it and HEAD, e.g.
 #   scripts/update-series.sh --series series/7.3/2-matcher --onto fixes build/edit-7.3
+#
+# A backport (series/6.12) reuses patches of another series by a relative
+# name (../7.3/...): those are never written from here, only checked: the
+# commit must still be that patch (same message, same git patch-id), or
+# the backport needs a copy of its own. A backport-*.patch diffs new files
+# (apply-series.sh): its diff keeps them, and a new file it edits is
+# copied back from the commit before it, where it is still the
+# repository's version.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 ONTO=base
+HEAD_REF=HEAD
 while [ $# -gt 1 ]; do
 	case $1 in
 	--series) SERIES_DIR=$(realpath -m "$2") ;;
 	--onto) ONTO=$2 ;;
+	--head) HEAD_REF=$2 ;;
 	*) break ;;
 	esac
 	shift 2
 done
-[ $# -eq 1 ] || { echo "usage: $0 [--series DIR] [--onto REF] TREE (a git tree whose REF..HEAD is the series)" >&2; exit 2; }
+[ $# -eq 1 ] || { echo "usage: $0 [--series DIR] [--onto REF] [--head REF] TREE (a git tree whose ONTO..HEAD is the series)" >&2; exit 2; }
 tree=$1
 list=$SERIES_DIR/series
 # Where the new files are written (the repository; tests point elsewhere).
@@ -43,7 +53,7 @@ while IFS= read -r line; do
 	esac
 done < "$list"
 
-mapfile -t commits < <(git -C "$tree" rev-list --reverse "$ONTO..HEAD")
+mapfile -t commits < <(git -C "$tree" rev-list --reverse "$ONTO..$HEAD_REF")
 [ ${#commits[@]} -eq ${#patches[@]} ] ||
 	die "$tree has ${#commits[@]} commits over base, the series ${#patches[@]} patches"
 
@@ -53,13 +63,49 @@ for f in "${new_files[@]}"; do
 	exclude+=(":(exclude)$f")
 done
 
+# message COMMIT: the commit's message as a patch file holds it.
+message() {
+	git -C "$tree" log -1 --format=%B "$1" | sed -e :a -e '/^\n*$/{$d;N;ba' -e '}'
+}
+
+# A reused patch of another series is checked, never written: all of
+# them before anything is written.
+for i in "${!patches[@]}"; do
+	case ${patches[$i]} in ../*) ;; *) continue ;; esac
+	c=${commits[$i]} pf=$SERIES_DIR/${patches[$i]}
+	[ -f "$pf" ] || die "reused patch ${patches[$i]} is missing"
+	mine=$(git -C "$tree" diff "$c~1" "$c" -- . "${exclude[@]}" |
+	       git patch-id --stable | cut -d' ' -f1)
+	theirs=$(sed '1,/^---$/d' "$pf" | git patch-id --stable | cut -d' ' -f1)
+	[ "$(message "$c")" = "$(sed '/^---$/,$d' "$pf")" ] && [ "$mine" = "$theirs" ] ||
+		die "commit $((i + 1)) of $tree is no longer ${patches[$i]}: edit it in its own series, or give $(basename "$SERIES_DIR") a copy of its own"
+done
+
+# Where a new file is the repository's: before the first backport- patch
+# that adapts it, else at the tip.
+declare -A source
+for f in "${new_files[@]}"; do
+	source[$f]=$HEAD_REF
+	for i in "${!patches[@]}"; do
+		case ${patches[$i]##*/} in backport-*) ;; *) continue ;; esac
+		if ! git -C "$tree" diff --quiet "${commits[$i]}~1" "${commits[$i]}" -- "$f"; then
+			source[$f]=${commits[$i]}~1
+			break
+		fi
+	done
+done
+
 for i in "${!patches[@]}"; do
 	c=${commits[$i]} pf=$SERIES_DIR/${patches[$i]}
+	case ${patches[$i]} in ../*) continue ;; esac
+	# A backport- patch is the one diff that keeps the new files.
+	skip=("${exclude[@]}")
+	case ${patches[$i]##*/} in backport-*) skip=() ;; esac
 	tmp=$(mktemp)
-	git -C "$tree" log -1 --format=%B "$c" | sed -e :a -e '/^\n*$/{$d;N;ba' -e '}' > "$tmp"
+	message "$c" > "$tmp"
 	echo "---" >> "$tmp"
 	# A fixed abbreviation: git shortens hashes by the repository's size.
-	git -C "$tree" -c core.abbrev=9 diff "$c~1" "$c" -- . "${exclude[@]}" >> "$tmp"
+	git -C "$tree" -c core.abbrev=9 diff "$c~1" "$c" -- . "${skip[@]}" >> "$tmp"
 	if ! cmp -s "$tmp" "$pf"; then
 		mv "$tmp" "$pf"
 		echo "updated ${pf#"$TOP"/}"
@@ -70,7 +116,7 @@ done
 
 for f in "${new_files[@]}"; do
 	tmp=$(mktemp)
-	git -C "$tree" show "HEAD:$f" > "$tmp"
+	git -C "$tree" show "${source[$f]}:$f" > "$tmp"
 	if ! cmp -s "$tmp" "$FILES_DIR/$f"; then
 		mv "$tmp" "$FILES_DIR/$f"
 		echo "updated $f"

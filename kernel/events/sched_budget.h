@@ -13,9 +13,9 @@
  * group that the PMU says has no room (pmu->sched_no_room()) is not tried
  * and uses no try, as an exclusive group that may not go on.
  *
- * The state lives on the stack of one scheduling pass; the helpers are
- * pure so that the user-space harness (tools/testing/x86-pmu) can test the
- * decisions and run them in its simulator.
+ * The state lives in struct merge_sched_data, on the stack of one
+ * scheduling pass. The helpers see nothing but that state, no perf types,
+ * so that the decisions can be tested and simulated in user space.
  */
 #ifndef _KERNEL_EVENTS_SCHED_BUDGET_H
 #define _KERNEL_EVENTS_SCHED_BUDGET_H

@@ -19,8 +19,10 @@
  *
  * The state is indexed by counter and kept small (312 bytes); the
  * depth-first search is iterative with an explicit stack that is part of
- * it. No recursion and no allocation, so the matcher can run in the
- * context-switch and hrtimer paths with interrupts disabled.
+ * it. No recursion and no allocation, and every loop ends within a bound
+ * that holds whatever the input (see match_cheapest() for the one that
+ * needs an explicit one), so the matcher can run in the context-switch and
+ * hrtimer paths with interrupts disabled.
  *
  * The x86 constraints beyond a plain matching are reduced to one:
  *
@@ -280,21 +282,36 @@ static int match_start(struct x86_match_state *st)
 	return placed;
 }
 
+/* What match_cheapest() did. */
+enum match_path {
+	MATCH_NO_PATH,		/* no free counter can be reached */
+	MATCH_FLIPPED,		/* the cheapest path is flipped */
+	MATCH_GAVE_UP,		/* the costs never settled: a bug */
+};
+
 /*
  * The cheapest augmenting path, where a path's cost is the events it moves
  * off the counters they had minus those it moves back: shortest paths from
- * every unplaced event with costs -1, 0 and +1, by relaxing the counters
- * whose cost dropped until none does (Bellman-Ford). There is no negative
- * cycle as long as the matching moves as few events as any of its size,
- * and flipping the cheapest path keeps it so (successive shortest paths).
- * Each counter records where its best path came from: another counter, or
- * X86_MATCH_NR_COUNTERS + the event the path starts at. Returns false when
- * no free counter can be reached.
+ * every unplaced event with costs -1, 0 and +1 (Bellman-Ford). There is no
+ * negative cycle as long as the matching moves as few events as any of its
+ * size, and flipping the cheapest path keeps it so (successive shortest
+ * paths). Each counter records where its best path came from: another
+ * counter, or X86_MATCH_NR_COUNTERS + the event the path starts at.
+ *
+ * The relaxation goes in rounds: a round relaxes the edges out of every
+ * counter whose cost dropped in the round before. After round k, every
+ * counter costs at most its cheapest path of k steps between counters or
+ * fewer. Without a negative cycle the cheapest paths are simple, of at most
+ * X86_MATCH_NR_COUNTERS - 1 such steps, so no cost drops any more in round
+ * X86_MATCH_NR_COUNTERS: more rounds than that mean the costs are wrong,
+ * and the walk back along a path, which visits each counter once on a
+ * simple path, is bounded the same way. Either way the search gives up
+ * with a warning rather than loop with interrupts off.
  */
-static noinline bool match_cheapest(struct x86_match_state *st)
+static noinline enum match_path match_cheapest(struct x86_match_state *st)
 {
-	u64 reached = 0, todo = 0, adj, free;
-	int u, c, t, w, cost, best;
+	u64 reached = 0, todo = 0, round, adj, free;
+	int u, c, t, w, cost, best, steps, nr_rounds = 0;
 
 	for (free = st->events & ~st->placed; free; free &= free - 1) {
 		u = __ffs64(free);
@@ -310,27 +327,30 @@ static noinline bool match_cheapest(struct x86_match_state *st)
 		}
 	}
 
-	while (todo) {
-		c = __ffs64(todo);
-		todo &= ~BIT_ULL(c);
-		w = st->on[c];
-		cost = st->dist[c] + match_kept(st, w, c);
-		for (adj = match_counter_adj(st, c) & ~BIT_ULL(c); adj;
-		     adj &= adj - 1) {
-			t = __ffs64(adj);
-			if ((reached & BIT_ULL(t)) &&
-			    cost - match_kept(st, w, t) >= st->dist[t])
-				continue;
-			st->dist[t] = cost - match_kept(st, w, t);
-			st->path[t] = c;
-			reached |= BIT_ULL(t);
-			todo |= BIT_ULL(t) & st->used;
+	for (; todo; nr_rounds++) {
+		if (WARN_ON_ONCE(nr_rounds == X86_MATCH_NR_COUNTERS))
+			return MATCH_GAVE_UP;
+		for (round = todo, todo = 0; round; round &= round - 1) {
+			c = __ffs64(round);
+			w = st->on[c];
+			cost = st->dist[c] + match_kept(st, w, c);
+			for (adj = match_counter_adj(st, c) & ~BIT_ULL(c); adj;
+			     adj &= adj - 1) {
+				t = __ffs64(adj);
+				if ((reached & BIT_ULL(t)) &&
+				    cost - match_kept(st, w, t) >= st->dist[t])
+					continue;
+				st->dist[t] = cost - match_kept(st, w, t);
+				st->path[t] = c;
+				reached |= BIT_ULL(t);
+				todo |= BIT_ULL(t) & st->used;
+			}
 		}
 	}
 
 	free = reached & ~st->used;
 	if (!free)
-		return false;
+		return MATCH_NO_PATH;
 	best = S8_MAX;
 	for (adj = free; adj; adj &= adj - 1)
 		best = min_t(int, best, st->dist[__ffs64(adj)]);
@@ -340,14 +360,17 @@ static noinline bool match_cheapest(struct x86_match_state *st)
 	}
 
 	/* Every vertex on the path moves one step towards its end. */
-	for (t = match_first(free);; t = c) {
+	t = match_first(free);
+	for (steps = 0; steps < X86_MATCH_NR_COUNTERS; steps++, t = c) {
 		c = st->path[t];
 		if (c >= X86_MATCH_NR_COUNTERS) {
 			match_place(st, c - X86_MATCH_NR_COUNTERS, t);
-			return true;
+			return MATCH_FLIPPED;
 		}
 		match_place(st, st->on[c], t);
 	}
+	WARN_ON_ONCE(1);
+	return MATCH_GAVE_UP;
 }
 
 /* The events of the round on the counters they had. */
@@ -414,12 +437,19 @@ static noinline int match_phases(struct x86_match_state *st, int placed,
  */
 static noinline int match_regrow(struct x86_match_state *st, int target)
 {
+	enum match_path ret = MATCH_FLIPPED;
 	int placed = match_start(st);
 
 	if (!match_blockers(st))
 		return placed;
-	while (placed < target && match_cheapest(st))
+	while (placed < target && (ret = match_cheapest(st)) == MATCH_FLIPPED)
 		placed++;
+	if (unlikely(ret == MATCH_GAVE_UP)) {
+		/* Settle for the most events, moved or not. */
+		placed = match_start(st);
+		if (match_blockers(st))
+			placed = match_phases(st, placed, target);
+	}
 	st->kept = match_count_kept(st);
 	return placed;
 }

@@ -28,6 +28,16 @@
  * placement, narrows them to it. Neither a move nor a release can show the
  * sibling a counter Unused while an event still counts on it.
  *
+ * Pinned events take counters back from the sibling's flexible events:
+ * perf puts a pinned group that does not fit into error for good, while a
+ * flexible event that loses its counter is multiplexed. A pass that failed
+ * for a pinned group is run once more as a reclaim pass (xsu_begin()), in
+ * which pinned events only see the sibling's pinned states. The counters
+ * it then takes may still be in use by the sibling's hardware: xsu_hold()
+ * tells the caller to keep them disabled until the sibling has rescheduled
+ * off them and settled, and the sibling's xsu_settle() says when to look
+ * again. Until then the pinned event does not count.
+ *
  * Switching the workaround (ht_bug_workaround):
  *
  *  - off: xsu_disable() clears every state of the core and stops tracking,
@@ -123,13 +133,16 @@ EXPORT_SYMBOL_IF_KUNIT(xsu_init);
  * @xc:  the core's state
  * @tid: the scheduling thread
  *
+ * @reclaim: pinned events of this pass may take counters from the
+ *           sibling's flexible events
+ *
  * Takes the core lock unless the workaround is off for this thread, and
  * fixes for the whole pass whether dynamic masks apply. Every xsu_begin()
  * is paired with xsu_end() on the same CPU.
  *
  * Context: interrupts disabled, on the thread's own CPU.
  */
-void xsu_begin(struct xsu_core *xc, int tid)
+void xsu_begin(struct xsu_core *xc, int tid, bool reclaim)
 {
 	struct xsu_thread *t = &xc->thread[tid];
 
@@ -140,6 +153,8 @@ void xsu_begin(struct xsu_core *xc, int tid)
 	t->pass_commit = false;
 	t->pass_excl = 0;
 	t->pass_shared = 0;
+	t->pass_pin = 0;
+	t->pass_reclaim = reclaim;
 	t->pass_locked = false;
 	t->pass_enabled = false;
 
@@ -158,22 +173,28 @@ EXPORT_SYMBOL_IF_KUNIT(xsu_begin);
  * @tid:         the scheduling thread
  * @static_mask: the event's static counter mask
  * @corrupting:  the event is one of 0xd0-0xd3
+ * @pinned:      the event belongs to a pinned group
  *
  * Context: between xsu_begin() and xsu_end().
  * Return: the mask the matcher may use: the static one when the workaround
- * is off, else xsu_allowed_mask() against the sibling's current states.
+ * is off, else xsu_allowed_mask() against the sibling's current states, or
+ * against its pinned states only for a pinned event of a reclaim pass.
  */
 u64 xsu_constrain(struct xsu_core *xc, int tid, u64 static_mask,
-		  bool corrupting)
+		  bool corrupting, bool pinned)
 {
+	const struct xsu_thread *t = &xc->thread[tid];
 	const struct xsu_thread *sib = &xc->thread[tid ^ 1];
+	u64 keep = ~0ULL;
 
-	if (!xc->thread[tid].pass_enabled)
+	if (!t->pass_enabled)
 		return static_mask;
 
 	lockdep_assert_held(&xc->lock);
-	return xsu_allowed_mask(static_mask, corrupting, sib->excl,
-				sib->shared);
+	if (pinned && t->pass_reclaim)
+		keep = sib->pin;
+	return xsu_allowed_mask(static_mask, corrupting, sib->excl & keep,
+				sib->shared & keep);
 }
 EXPORT_SYMBOL_IF_KUNIT(xsu_constrain);
 
@@ -183,12 +204,14 @@ EXPORT_SYMBOL_IF_KUNIT(xsu_constrain);
  * @tid:        the scheduling thread
  * @cntr:       the counter the event got
  * @corrupting: the event is one of 0xd0-0xd3
+ * @pinned:     the event belongs to a pinned group
  *
  * The thread's states are replaced by the recorded ones in xsu_end().
  *
  * Context: between xsu_begin() and xsu_end(), once per placed event.
  */
-void xsu_commit(struct xsu_core *xc, int tid, int cntr, bool corrupting)
+void xsu_commit(struct xsu_core *xc, int tid, int cntr, bool corrupting,
+		bool pinned)
 {
 	struct xsu_thread *t = &xc->thread[tid];
 
@@ -200,6 +223,8 @@ void xsu_commit(struct xsu_core *xc, int tid, int cntr, bool corrupting)
 		t->pass_excl |= BIT_ULL(cntr);
 	else
 		t->pass_shared |= BIT_ULL(cntr);
+	if (pinned)
+		t->pass_pin |= BIT_ULL(cntr);
 }
 EXPORT_SYMBOL_IF_KUNIT(xsu_commit);
 
@@ -226,9 +251,14 @@ void xsu_end(struct xsu_core *xc, int tid)
 		if (t->pass_commit && t->tracked) {
 			t->place_excl = t->pass_excl;
 			t->place_shared = t->pass_shared & ~t->pass_excl;
+			t->place_pin = t->pass_pin;
 			t->excl |= t->place_excl;
 			t->shared = (t->shared | t->place_shared) & ~t->excl;
+			t->pin |= t->place_pin;
 			t->settle = true;
+			/* What it took back is checked at the next enable. */
+			if (t->pass_reclaim)
+				t->held = t->place_excl | t->place_shared;
 		}
 		raw_spin_unlock(&xc->lock);
 	}
@@ -236,6 +266,7 @@ void xsu_end(struct xsu_core *xc, int tid)
 	t->in_pass = false;
 	t->pass_locked = false;
 	t->pass_enabled = false;
+	t->pass_reclaim = false;
 }
 EXPORT_SYMBOL_IF_KUNIT(xsu_end);
 
@@ -264,6 +295,8 @@ void xsu_release(struct xsu_core *xc, int tid, int cntr)
 	raw_spin_lock(&xc->lock);
 	t->place_excl &= ~BIT_ULL(cntr);
 	t->place_shared &= ~BIT_ULL(cntr);
+	t->place_pin &= ~BIT_ULL(cntr);
+	t->held &= ~BIT_ULL(cntr);
 	t->settle = true;
 	raw_spin_unlock(&xc->lock);
 }
@@ -282,7 +315,8 @@ EXPORT_SYMBOL_IF_KUNIT(xsu_release);
  * after the hardware was reprogrammed (every moved event stopped on its old
  * counter, every event that left stopped).
  * Return: true when the sibling failed a pass on counters this call freed
- * (xsu_wait_settle()): the caller should make it reschedule.
+ * (xsu_wait_settle()), or keeps counters disabled until this thread leaves
+ * them (xsu_hold()): the caller should make it reschedule.
  */
 bool xsu_settle(struct xsu_core *xc, int tid)
 {
@@ -298,8 +332,9 @@ bool xsu_settle(struct xsu_core *xc, int tid)
 	if (t->tracked) {
 		t->excl = t->place_excl;
 		t->shared = t->place_shared;
+		t->pin = t->place_pin;
 	}
-	notify = t->notify;
+	notify = t->notify || xc->thread[tid ^ 1].held;
 	t->notify = false;
 	raw_spin_unlock(&xc->lock);
 	return notify;
@@ -334,6 +369,43 @@ bool xsu_wait_settle(struct xsu_core *xc, int tid)
 EXPORT_SYMBOL_IF_KUNIT(xsu_wait_settle);
 
 /**
+ * xsu_hold() - counters the hardware must keep disabled for now
+ * @xc:  the core's state
+ * @tid: the thread
+ *
+ * A reclaim pass may give a pinned event a counter on which the sibling's
+ * hardware still runs a flexible event: until the sibling has rescheduled
+ * off it and settled, that counter must not count, or the corrupting one
+ * of the two leaks into the other. Only a thread whose last pass reclaimed
+ * counters, or that still holds some, takes the lock here.
+ *
+ * Context: interrupts disabled, on the thread's own CPU, outside a pass,
+ * when the PMU is about to be enabled (after xsu_settle()).
+ * Return: the counters of the thread's placement still in conflict with the
+ * sibling's states, 0 when none is.
+ */
+u64 xsu_hold(struct xsu_core *xc, int tid)
+{
+	struct xsu_thread *t = &xc->thread[tid];
+	const struct xsu_thread *sib = &xc->thread[tid ^ 1];
+	u64 held;
+
+	lockdep_assert_irqs_disabled();
+	if (!READ_ONCE(t->held))
+		return 0;
+
+	raw_spin_lock(&xc->lock);
+	held = (t->place_excl & (sib->excl | sib->shared)) |
+	       (t->place_shared & sib->excl);
+	if (!xc->enabled || !t->tracked)
+		held = 0;
+	t->held = held;
+	raw_spin_unlock(&xc->lock);
+	return held;
+}
+EXPORT_SYMBOL_IF_KUNIT(xsu_hold);
+
+/**
  * xsu_account() - count corrupting events collected on a thread
  * @xc:    the core's state
  * @tid:   the thread
@@ -360,6 +432,7 @@ EXPORT_SYMBOL_IF_KUNIT(xsu_account);
  * @tid:    the thread
  * @excl:   counters it runs corrupting events on now
  * @shared: counters it runs other events on now
+ * @pin:    those of them that pinned events hold
  *
  * From now on the thread's passes keep its states up to date. Masks are
  * applied only after xsu_enable(), once both threads are tracked.
@@ -367,7 +440,7 @@ EXPORT_SYMBOL_IF_KUNIT(xsu_account);
  * Context: on the thread's own CPU, with its events not changing (for
  * instance from an IPI).
  */
-void xsu_track(struct xsu_core *xc, int tid, u64 excl, u64 shared)
+void xsu_track(struct xsu_core *xc, int tid, u64 excl, u64 shared, u64 pin)
 {
 	struct xsu_thread *t = &xc->thread[tid];
 	unsigned long flags;
@@ -377,6 +450,9 @@ void xsu_track(struct xsu_core *xc, int tid, u64 excl, u64 shared)
 	t->shared = shared & ~excl;
 	t->place_excl = t->excl;
 	t->place_shared = t->shared;
+	t->pin = pin & (t->excl | t->shared);
+	t->place_pin = t->pin;
+	t->held = 0;
 	WRITE_ONCE(t->tracked, true);
 	raw_spin_unlock_irqrestore(&xc->lock, flags);
 }
@@ -419,6 +495,8 @@ void xsu_disable(struct xsu_core *xc)
 		xc->thread[tid].shared = 0;
 		xc->thread[tid].place_excl = 0;
 		xc->thread[tid].place_shared = 0;
+		xc->thread[tid].pin = 0;
+		xc->thread[tid].place_pin = 0;
 		WRITE_ONCE(xc->thread[tid].tracked, false);
 	}
 	raw_spin_unlock_irqrestore(&xc->lock, flags);
@@ -443,6 +521,9 @@ static void xsu_thread_reset(struct xsu_core *xc, int tid, bool online,
 	t->shared = 0;
 	t->place_excl = 0;
 	t->place_shared = 0;
+	t->pin = 0;
+	t->place_pin = 0;
+	t->held = 0;
 	t->notify = false;
 	WRITE_ONCE(t->tracked, tracked);
 	raw_spin_unlock_irqrestore(&xc->lock, flags);

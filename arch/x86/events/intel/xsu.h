@@ -35,12 +35,21 @@ enum xsu_state {
  *                 placement: its last committed pass, less the events that
  *                 left since
  * @place_shared:  the counters of its other events in that placement
+ * @pin:           counters of @excl and @shared that pinned events hold
+ *                 (or held until the last xsu_settle())
+ * @place_pin:     the counters of pinned events in the placement
+ * @held:          counters of the placement that the hardware must keep
+ *                 disabled: the sibling's states still conflict with them
+ *                 (a pinned event took them back, xsu_hold())
  * @tracked:       the states follow this thread's placements
  * @settle:        the placement changed since the last xsu_settle()
  * @notify:        the sibling failed a pass while this thread's states still
  *                 covered counters it is leaving: tell it once settled
  * @pass_excl:     eXclusive counters of the pass being committed
  * @pass_shared:   Shared counters of the pass being committed
+ * @pass_pin:      counters of pinned events in the pass being committed
+ * @pass_reclaim:  the pass places pinned events over the sibling's
+ *                 flexible ones (xsu_constrain())
  * @in_pass:       a scheduling pass is running on this thread
  * @pass_locked:   that pass holds &xsu_core.lock
  * @pass_enabled:  that pass applies dynamic masks
@@ -52,20 +61,30 @@ enum xsu_state {
  * them to the placement. The sibling thus never sees a counter Unused while
  * an event is still enabled on it, nor before one is.
  *
- * @excl, @shared, the place_* fields, @notify and @tracked are protected by
- * &xsu_core.lock; the pass_* fields, @in_pass, @settle and @nr_corrupting
- * belong to the thread's own CPU.
+ * A pinned event may take a counter from the sibling's flexible events
+ * (perf would otherwise put it into error for good): its pass ignores
+ * those (@pass_reclaim), and until the sibling has rescheduled and
+ * settled, the counter stays disabled in hardware (@held).
+ *
+ * @excl, @shared, @pin, the place_* fields, @held, @notify and @tracked are
+ * protected by &xsu_core.lock; the pass_* fields, @in_pass, @settle and
+ * @nr_corrupting belong to the thread's own CPU.
  */
 struct xsu_thread {
 	u64		excl;
 	u64		shared;
 	u64		place_excl;
 	u64		place_shared;
+	u64		pin;
+	u64		place_pin;
+	u64		held;
 	bool		tracked;
 	bool		settle;
 	bool		notify;
 	u64		pass_excl;
 	u64		pass_shared;
+	u64		pass_pin;
+	bool		pass_reclaim;
 	bool		in_pass;
 	bool		pass_locked;
 	bool		pass_enabled;
@@ -97,17 +116,19 @@ enum xsu_state xsu_counter_state(const struct xsu_core *xc, int tid,
 				 int cntr);
 
 void xsu_init(struct xsu_core *xc, bool enabled);
-void xsu_begin(struct xsu_core *xc, int tid);
+void xsu_begin(struct xsu_core *xc, int tid, bool reclaim);
 u64 xsu_constrain(struct xsu_core *xc, int tid, u64 static_mask,
-		  bool corrupting);
-void xsu_commit(struct xsu_core *xc, int tid, int cntr, bool corrupting);
+		  bool corrupting, bool pinned);
+void xsu_commit(struct xsu_core *xc, int tid, int cntr, bool corrupting,
+		bool pinned);
 void xsu_end(struct xsu_core *xc, int tid);
 void xsu_release(struct xsu_core *xc, int tid, int cntr);
 bool xsu_settle(struct xsu_core *xc, int tid);
 bool xsu_wait_settle(struct xsu_core *xc, int tid);
+u64 xsu_hold(struct xsu_core *xc, int tid);
 void xsu_account(struct xsu_core *xc, int tid, int delta);
 
-void xsu_track(struct xsu_core *xc, int tid, u64 excl, u64 shared);
+void xsu_track(struct xsu_core *xc, int tid, u64 excl, u64 shared, u64 pin);
 void xsu_enable(struct xsu_core *xc);
 void xsu_disable(struct xsu_core *xc);
 void xsu_thread_online(struct xsu_core *xc, int tid, bool enabled);

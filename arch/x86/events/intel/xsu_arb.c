@@ -23,8 +23,19 @@
  *    counters the sibling does not hold, and a budget of nr_gp - d only
  *    leaves d such counters, so a demand of the missing events alone
  *    would let the sibling keep exactly the counters the window already
- *    has. The demand lapses after @hold unless a later failure renews
- *    it, which a waiting thread does every multiplexing interval.
+ *    has.
+ *
+ *  - A demand stands while its thread holds GP counters (a CPU-wide group
+ *    that fits makes no pass for as long as it runs), and lapses @hold
+ *    after the thread let its last one go, or after its last pass.
+ *    Every pass extends a standing demand, the ones that place everything
+ *    included:
+ *    a thread whose task runs in short slices keeps its share across them,
+ *    where a demand renewed by failures only would lapse while the task is
+ *    switched out, let the sibling take the counters back, and fail the
+ *    task again at each switch-in. A thread that stops scheduling (its
+ *    events gone, or switched out for longer than @hold) holds its
+ *    sibling back no longer.
  *
  *  - While the sibling has a demand d, a thread may use at most
  *    nr_gp - min(d, nr_gp / 2) GP counters (xsu_arb_gpmax()): the
@@ -43,10 +54,11 @@
  *  - Pinned events are outside the arbitration: the caller applies neither
  *    the budget nor the avoided counters to a pass that places a pinned
  *    group, so a sibling's demand never keeps a pinned event off a counter
- *    (perf would put it into error). A pinned group that fails on the
- *    sibling's states publishes a demand like any other, so that the
- *    sibling's flexible events give counters back, and the caller lets it
- *    retry then (xsu_arb_waits()).
+ *    (perf would put it into error), and the counters that pinned events
+ *    already hold are not charged to the thread's budget. A pinned group
+ *    that fails on the sibling's states takes counters back from the
+ *    sibling's flexible events instead (a reclaim pass, xsu.c); its
+ *    demand is published like any other.
  *
  *  - The thread holding more than its budget, or a counter its waiting
  *    sibling is tied to, may not reschedule on its own (nothing
@@ -135,11 +147,13 @@ EXPORT_SYMBOL_IF_KUNIT(xsu_arb_note);
  * @held:         counters the thread holds (X or S), before this pass
  * @sibling_held: counters the sibling holds (X or S)
  * @now:          the current time
- * @hold:         how long a demand stays without renewal (more than one
- *                multiplexing interval)
+ * @hold:         how long a demand stays without renewal (many
+ *                multiplexing intervals)
  *
  * A failed pass whose window fits on the static masks publishes the
- * thread's demand (see the top of this file).
+ * thread's demand and the event it waits for, and may ask the sibling to
+ * give counters back; any other pass renews a standing demand (see the
+ * top of this file).
  *
  * Return: true when the sibling must be made to reschedule: it holds
  * more than its budget or a counter the waiting event is tied to (once,
@@ -155,14 +169,24 @@ bool xsu_arb_end(struct xsu_arb *arb, int tid, u64 unplaced, u64 held,
 
 	if (n < X86_MATCH_MAX_EVENTS)
 		unplaced &= BIT_ULL(n) - 1;
-	if (!unplaced)
-		return false;
 
 	for (i = 0; i < n; i++) {
 		if (arb->mask[tid][i] & ~XSU_ARB_GP_MASK)
 			continue;
 		gp++;
 		corrupting += !!(arb->corrupting[tid] & BIT_ULL(i));
+	}
+	if (!gp)
+		return false;
+	if (!unplaced) {
+		/*
+		 * Placed, or too many events anyway: a standing demand lives
+		 * on, as it was (a pass that the PMU skips, having no room,
+		 * must not change it).
+		 */
+		if (xsu_arb_demand(arb, tid, now))
+			arb->until[tid] = now + hold;
+		return false;
 	}
 	arb->demand[tid] = clamp(corrupting ? corrupting : gp, 1, arb->nr_gp);
 	arb->until[tid] = now + hold;
@@ -186,10 +210,12 @@ bool xsu_arb_end(struct xsu_arb *arb, int tid, u64 unplaced, u64 held,
 
 	/*
 	 * Within one tick, ask again only after giving up more counters:
-	 * the retries are bounded by the number of counters.
+	 * the retries are bounded by the number of counters. Only a sibling
+	 * whose last pass failed waits: a demand that its placed passes keep
+	 * alive asks for no retry.
 	 */
 	used = hweight64(held & gp_all);
-	if (xsu_arb_demand(arb, sib, now) &&
+	if (arb->waits[sib] && xsu_arb_demand(arb, sib, now) &&
 	    (arb->retried[sib] != now + 1 || used < arb->retry_held[sib]) &&
 	    used <= xsu_arb_budget(arb->nr_gp, xsu_arb_demand(arb, sib, now))) {
 		arb->retried[sib] = now + 1;
@@ -220,6 +246,7 @@ void xsu_arb_thread_reset(struct xsu_arb *arb, int tid)
 	arb->retried[tid] = 0;
 	arb->retry_held[tid] = 0;
 	arb->rotates[tid] = false;
+	arb->holds[tid] = false;
 	arb->waits[tid] = false;
 	arb->n[tid] = 0;
 	arb->corrupting[tid] = 0;

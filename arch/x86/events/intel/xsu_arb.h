@@ -32,6 +32,8 @@
  * @rotates: thread t's last round of passes left a flexible group out:
  *           perf rotates its events at its next multiplexing interval,
  *           which reschedules it without being asked (xsu_arb_round())
+ * @holds:   thread t's placement holds general-purpose counters: its
+ *           demand stands while it does (xsu_arb_round())
  * @waits:   thread t's running pass failed for its sibling's states or its
  *           own budget, not for the number of counters: it published a
  *           demand, and its sibling will be made to reschedule or to let it
@@ -55,6 +57,7 @@ struct xsu_arb {
 	unsigned long	retried[2];
 	u8		retry_held[2];
 	bool		rotates[2];
+	bool		holds[2];
 	bool		waits[2];
 	int		n[2];
 	u64		mask[2][X86_MATCH_MAX_EVENTS];
@@ -81,15 +84,19 @@ static inline int xsu_arb_budget(int nr_gp, int sibling_demand)
 }
 
 /*
- * A demand counts until its deadline (wrap-safe like time_before()), and
- * beyond it while the sibling it asked to make room has not rescheduled
- * yet: the deadline must not pass while the kick is on its way.
+ * A demand stands while its thread holds GP counters, and otherwise until
+ * its deadline (wrap-safe like time_before()), and beyond it while the
+ * sibling it asked to make room has not rescheduled yet: the deadline must
+ * not pass while the kick is on its way.
  */
 static inline int xsu_arb_demand(const struct xsu_arb *arb, int tid,
 				 unsigned long now)
 {
-	if (!arb->demand[tid] ||
-	    ((long)(now - arb->until[tid]) >= 0 && !arb->kicked[tid ^ 1]))
+	if (!arb->demand[tid])
+		return 0;
+	if (arb->holds[tid])
+		return arb->demand[tid];
+	if ((long)(now - arb->until[tid]) >= 0 && !arb->kicked[tid ^ 1])
 		return 0;
 	return arb->demand[tid];
 }
@@ -202,6 +209,9 @@ static inline u64 xsu_arb_unplaced(struct xsu_arb *arb, int tid,
  * @arb:     the core's arbitration state
  * @tid:     the thread
  * @rotates: a flexible group of the round found no counters
+ * @held:    the counters of the thread's placement now
+ * @now:     the current time
+ * @hold:    how long a demand stays once the thread holds no GP counter
  *
  * perf rotates a context whose flexible group found no counters at the
  * next multiplexing interval, and the rotation reschedules every event of
@@ -210,11 +220,23 @@ static inline u64 xsu_arb_unplaced(struct xsu_arb *arb, int tid,
  * asks such a thread for nothing: an interrupt on its CPU would only
  * advance what its rotation does anyway.
  *
+ * A thread's demand stands while its events hold GP counters, however
+ * long they run without a pass (a CPU-wide group that fits), and for
+ * @hold once they have let the last one go: a group that follows another,
+ * or a task switched back in, finds its share where it left it.
+ *
  * Context: under the XSU core lock, when the round's placement is enabled.
  */
-static inline void xsu_arb_round(struct xsu_arb *arb, int tid, bool rotates)
+static inline void xsu_arb_round(struct xsu_arb *arb, int tid, bool rotates,
+				 u64 held, unsigned long now,
+				 unsigned long hold)
 {
+	bool holds = held & GENMASK_ULL(arb->nr_gp - 1, 0);
+
 	arb->rotates[tid] = rotates;
+	if (arb->holds[tid] && !holds && arb->demand[tid])
+		arb->until[tid] = now + hold;
+	arb->holds[tid] = holds;
 }
 
 /**

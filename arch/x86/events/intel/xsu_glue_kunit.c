@@ -1,545 +1,1189 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit suite x86_intel_xsu_glue: the XSU glue of intel/core.c driven
- * through the kernel's own scheduling pass, x86_schedule_events(), with the
- * callbacks the boot bound through static calls (intel_start_scheduling(),
- * intel_get_event_constraints(), intel_commit_scheduling(),
- * intel_stop_scheduling(), intel_put_event_constraints()) and
- * intel_xsu_settle() as intel_pmu_enable_all() calls it.
+ * KUnit suite x86_intel_xsu_glue: the XSU glue of intel/core.c driven by
+ * real perf events on the two hyper-threads of a core.
+ *
+ * Every case creates CPU-wide counting events with
+ * perf_event_create_kernel_counter() on CPU 0 (HT0) and its sibling (HT1),
+ * enables, disables, reads and releases them through perf's own API, so
+ * that the whole path runs: the transactions of group_sched_in(),
+ * x86_pmu_add(), x86_pmu_commit_txn() with its reclaim pass,
+ * x86_schedule_events() and the scheduling callbacks, x86_pmu_del(),
+ * x86_pmu_enable() and intel_pmu_enable_all() with intel_xsu_settle(), the
+ * kicks between the siblings (irq_work), the recheck hrtimer, perf's
+ * multiplexing, ht_bug_workaround written through sysfs and CPU hotplug.
+ * The cases then look at:
+ *
+ *  - the XSU states of the core (per_cpu(cpu_hw_events, cpu).xsu), read
+ *    under the core's lock, and the counters each CPU keeps disabled
+ *    (cpu_hw_events.xsu_held);
+ *  - the events' state, counter, count and enabled/running times;
+ *  - the emulator's ledger (qemu/README.md): MSR 0x58504d00 counts what
+ *    leaked between the threads of the core, 0x58504d01 the time a
+ *    corrupting event ran beside an enabled sibling counter. With the
+ *    workaround on, neither may move. Elsewhere the MSRs do not exist and
+ *    only the ledger checks are left out.
+ *
+ * perf has no in-kernel API for event groups: each event here is a group
+ * of its own, which goes through the same transaction as a larger group.
+ *
+ * The suite needs an affected PMU (SandyBridge, IvyBridge or Haswell with
+ * Hyper-Threading on: PMU_FL_EXCL_CNTRS and the scheduling callbacks
+ * bound), 4 GP counters per thread and CPU 0 with an online sibling, as on
+ * the emulated Haswell (-smp 2,sockets=1,cores=1,threads=2 -cpu
+ * Haswell,pmu=on); it skips elsewhere. Times under TCG vary: every wait
+ * polls with a generous timeout.
  *
  * This file is included at the end of intel/core.c, so that it reaches the
- * glue's static functions; it is built only when the KUnit tests of the XSU
- * unit are built in. It needs an affected PMU (SandyBridge, IvyBridge,
- * Haswell with Hyper-Threading on, 4 GP counters per thread, as on the
- * emulated host) and skips elsewhere.
- *
- * The two hyper-threads are test-owned struct cpu_hw_events sharing a
- * test-owned struct intel_xsu, both of whose threads are the CPU running
- * the pass: a kick to the sibling is then not sent (intel_xsu_kick_thread()
- * skips the own CPU), and no real per-CPU state is touched. The tests do
- * what perf's callers do around a pass: x86_pmu_add() collects the event
- * and keeps the assignment of a pass that placed everything,
- * x86_pmu_enable() moves the events to their counters, then settles; a
- * reschedule takes every event out.
+ * glue's static functions and the knob's store; it is built only when the
+ * KUnit tests of the XSU unit are built in.
  */
 #include <kunit/test.h>
+#include <linux/cpu.h>
+#include <linux/cpumask.h>
+#include <linux/delay.h>
+#include <linux/fs.h>
+#include <linux/iopoll.h>
+#include <linux/irq_work.h>
+#include <linux/ktime.h>
+#include <linux/mount.h>
+#include <linux/sched.h>
+#include <linux/smp.h>
+#include <linux/topology.h>
 
-#define GLUE_CORRUPTING	0x5381d0	/* MEM_UOPS_RETIRED.ALL_LOADS, usr+os */
-#define GLUE_OTHER	0x5300c4	/* BR_INST_RETIRED.ALL_BRANCHES */
-#define GLUE_PREC_DIST	0x5301c0	/* INST_RETIRED.PREC_DIST: counter 1 */
-#define GLUE_L1D_PEND	0x530148	/* L1D_PEND_MISS.PENDING: counter 2 */
+#define GLUE_CORRUPTING		0x81d0	/* MEM_UOPS_RETIRED.ALL_LOADS */
+#define GLUE_BRANCHES		0x00c4	/* BR_INST_RETIRED.ALL_BRANCHES */
+#define GLUE_MISPREDICTS	0x00c5	/* BR_MISP_RETIRED.ALL_BRANCHES */
+#define GLUE_PREC_DIST		0x01c0	/* INST_RETIRED.PREC_DIST: counter 1 */
 
+/* The emulator's ledger, per core (qemu/README.md). */
+#define GLUE_MSR_LEAKED		0x58504d00
+#define GLUE_MSR_EXPOSED	0x58504d01
+#define GLUE_MSR_ERRATUM	0x58504d03
+#define GLUE_MSR_PAIRED		0x58504d05
+
+#define GLUE_NR_GP		4
+#define GLUE_ALL_GP		GENMASK_ULL(GLUE_NR_GP - 1, 0)
+
+#define GLUE_POLL_US		(5 * USEC_PER_MSEC)
+#define GLUE_TIMEOUT_US		(20 * USEC_PER_SEC)
+/* The longest a CPU is kept with interrupts off by the suite. */
+#define GLUE_IRQS_OFF_MS	2000
+
+/**
+ * struct xsu_glue - one case's view of the affected core
+ * @test:   the case
+ * @cpu:    the CPU of HT0 (CPU 0) and of HT1, its sibling
+ * @ledger: the emulator's ledger can be read
+ */
 struct xsu_glue {
-	struct intel_xsu	*x;
-	struct cpu_hw_events	*cpuc[2];
+	struct kunit	*test;
+	int		cpu[2];
+	bool		ledger;
 };
 
-/*
- * Both threads of the test core are the CPU running the pass, so that a
- * kick is never queued: called with interrupts disabled, before anything
- * that may kick.
+/**
+ * struct xsu_glue_snap - the core's XSU state of the GP counters at one instant
+ * @enabled: the core applies dynamic masks
+ * @tracked: the thread's states follow its placements
+ * @excl:    eXclusive counters of the thread
+ * @shared:  its Shared counters
+ * @pin:     those of them that pinned events hold
+ * @place:   the counters of its placement (place_excl | place_shared)
+ * @held:    placed counters still in conflict with the sibling (xsu_hold())
+ * @hw_held: counters its CPU keeps disabled in GLOBAL_CTRL (xsu_held)
+ * @demand:  the thread's demand for counters, 0 when lapsed
+ * @waits:   the thread's last pass failed for its sibling
+ *
+ * Every array is indexed by HT0/HT1, not by the XSU thread id.
  */
-static void xsu_glue_here(struct xsu_glue *g)
+struct xsu_glue_snap {
+	bool	enabled;
+	bool	tracked[2];
+	u64	excl[2];
+	u64	shared[2];
+	u64	pin[2];
+	u64	place[2];
+	u64	held[2];
+	u64	hw_held[2];
+	int	demand[2];
+	bool	waits[2];
+};
+
+struct xsu_glue_ledger {
+	u64	leaked;
+	u64	exposed;
+};
+
+struct xsu_glue_times {
+	u64	count;
+	u64	enabled;
+	u64	running;
+};
+
+static struct cpu_hw_events *xsu_glue_cpuc(struct xsu_glue *g, int ht)
 {
-	g->x->cpu[0] = smp_processor_id();
-	g->x->cpu[1] = smp_processor_id();
+	return &per_cpu(cpu_hw_events, g->cpu[ht]);
+}
+
+/* HT0 never goes offline: its pointers stay valid for the whole case. */
+static struct xsu_core *xsu_glue_core(struct xsu_glue *g)
+{
+	return xsu_glue_cpuc(g, 0)->xsu;
+}
+
+static int xsu_glue_tid(struct xsu_glue *g, int ht)
+{
+	return xsu_glue_cpuc(g, 0)->xsu_tid ^ ht;
 }
 
 /**
- * xsu_glue_new() - two sibling threads on a test-owned core
- * @test: the test
+ * xsu_glue_snap() - read the core's XSU state
+ * @g: the case
+ * @s: receives the state
  *
- * Skips the test unless the boot's PMU has the erratum with its scheduling
- * callbacks bound (PMU_FL_EXCL_CNTRS) and 4 GP counters per thread, which
- * the written expectations assume.
- *
- * Return: the threads, every counter Unused, the workaround on.
+ * The shared states are read under the core's lock, as a pass sees them.
  */
-static struct xsu_glue *xsu_glue_new(struct kunit *test)
+static void xsu_glue_snap(struct xsu_glue *g, struct xsu_glue_snap *s)
 {
-	size_t sz = X86_PMC_IDX_MAX * sizeof(struct event_constraint);
-	struct xsu_glue *g;
-	int tid;
+	struct xsu_arb *arb = xsu_glue_cpuc(g, 0)->xsu_arb;
+	struct xsu_core *xc = xsu_glue_core(g);
+	unsigned long flags;
+	int ht;
 
-	if (!(x86_pmu.flags & PMU_FL_EXCL_CNTRS) ||
-	    x86_pmu.start_scheduling != intel_start_scheduling)
-		kunit_skip(test, "no PMU with the HT counter-corruption erratum");
-	if (x86_pmu_max_num_counters(NULL) != 4)
-		kunit_skip(test, "written for 4 GP counters per thread");
+	raw_spin_lock_irqsave(&xc->lock, flags);
+	s->enabled = xc->enabled;
+	for (ht = 0; ht < 2; ht++) {
+		int tid = xsu_glue_tid(g, ht);
+		const struct xsu_thread *t = &xc->thread[tid];
 
-	g = kunit_kzalloc(test, sizeof(*g), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, g);
-	g->x = kunit_kzalloc(test, sizeof(*g->x), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, g->x);
-	xsu_init(&g->x->core, true);
-	xsu_arb_init(&g->x->arb, x86_pmu_max_num_counters(NULL));
-
-	for (tid = 0; tid < 2; tid++) {
-		struct cpu_hw_events *cpuc;
-
-		cpuc = kunit_kzalloc(test, sizeof(*cpuc), GFP_KERNEL);
-		KUNIT_ASSERT_NOT_NULL(test, cpuc);
-		cpuc->constraint_list = kunit_kzalloc(test, sz, GFP_KERNEL);
-		KUNIT_ASSERT_NOT_NULL(test, cpuc->constraint_list);
-		cpuc->xsu = &g->x->core;
-		cpuc->xsu_arb = &g->x->arb;
-		cpuc->xsu_tid = tid;
-		xsu_thread_online(&g->x->core, tid, true);
-		g->cpuc[tid] = cpuc;
+		s->tracked[ht] = t->tracked;
+		/*
+		 * Only the GP counters: fixed ones are tracked Shared, and
+		 * the hard-lockup watchdog keeps cycles on one everywhere.
+		 */
+		s->excl[ht] = t->excl & GLUE_ALL_GP;
+		s->shared[ht] = t->shared & GLUE_ALL_GP;
+		s->pin[ht] = t->pin & GLUE_ALL_GP;
+		s->place[ht] = (t->place_excl | t->place_shared) & GLUE_ALL_GP;
+		s->held[ht] = t->held & GLUE_ALL_GP;
+		s->demand[ht] = xsu_arb_demand(arb, tid, jiffies);
+		s->waits[ht] = xsu_arb_waits(arb, tid);
 	}
-	return g;
+	raw_spin_unlock_irqrestore(&xc->lock, flags);
+
+	for (ht = 0; ht < 2; ht++)
+		s->hw_held[ht] = READ_ONCE(xsu_glue_cpuc(g, ht)->xsu_held);
 }
 
-/* A raw event as x86_pmu_event_init() leaves it, never scheduled. */
-static struct perf_event *xsu_glue_event(struct kunit *test, u64 config,
-					 bool pinned)
+/* Every counter of both threads Unused, nothing placed, nothing held. */
+static bool xsu_glue_snap_clean(const struct xsu_glue_snap *s)
 {
-	struct perf_event *event;
+	int ht;
 
-	event = kunit_kzalloc(test, sizeof(*event), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, event);
-	event->attr.type = PERF_TYPE_RAW;
-	event->attr.config = config & X86_RAW_EVENT_MASK;
-	event->attr.pinned = pinned;
-	event->hw.config = config;
-	event->hw.idx = -1;
-	event->hw.last_cpu = -1;
-	event->hw.extra_reg.idx = EXTRA_REG_NONE;
-	event->hw.branch_reg.idx = EXTRA_REG_NONE;
-	event->group_leader = event;
+	for (ht = 0; ht < 2; ht++) {
+		if (s->excl[ht] || s->shared[ht] || s->pin[ht] ||
+		    s->place[ht] || s->held[ht] || s->hw_held[ht])
+			return false;
+	}
+	return true;
+}
+
+/* No counter is eXclusive on one thread and in use on the other. */
+static bool xsu_glue_snap_consistent(const struct xsu_glue_snap *s)
+{
+	return !(s->excl[0] & (s->excl[1] | s->shared[1])) &&
+	       !(s->excl[1] & (s->excl[0] | s->shared[0]));
+}
+
+/* Poll the core's state until @cond holds: 0, or -ETIMEDOUT. */
+#define xsu_glue_wait(g, snap, cond)					\
+	poll_timeout_us(xsu_glue_snap(g, snap), cond, GLUE_POLL_US,	\
+			GLUE_TIMEOUT_US, false)
+
+/* Poll until @cond holds: 0, or -ETIMEDOUT. */
+#define xsu_glue_until(cond)						\
+	poll_timeout_us(, cond, GLUE_POLL_US, GLUE_TIMEOUT_US, false)
+
+static void xsu_glue_ledger(struct xsu_glue *g, struct xsu_glue_ledger *l)
+{
+	l->leaked = 0;
+	l->exposed = 0;
+	if (!g->ledger)
+		return;
+	/* Either thread reads the core's totals. */
+	KUNIT_EXPECT_EQ(g->test, rdmsrq_safe(GLUE_MSR_LEAKED, &l->leaked), 0);
+	KUNIT_EXPECT_EQ(g->test, rdmsrq_safe(GLUE_MSR_EXPOSED, &l->exposed), 0);
+}
+
+/* Nothing leaked, and no corrupting event ran beside an enabled counter. */
+static void xsu_glue_expect_no_leak(struct xsu_glue *g,
+				    const struct xsu_glue_ledger *before)
+{
+	struct xsu_glue_ledger now;
+
+	xsu_glue_ledger(g, &now);
+	KUNIT_EXPECT_EQ_MSG(g->test, now.leaked, before->leaked,
+			    "counts leaked between the siblings");
+	KUNIT_EXPECT_EQ_MSG(g->test, now.exposed, before->exposed,
+			    "a corrupting event ran beside an enabled counter");
+}
+
+static void xsu_glue_release_action(void *event)
+{
+	perf_event_release_kernel(event);
+}
+
+/**
+ * xsu_glue_event() - a counting event on one of the siblings, disabled
+ * @g:      the case
+ * @ht:     0: HT0, 1: HT1
+ * @config: the raw event (umask << 8 | event code)
+ * @pinned: a pinned event, else a flexible one
+ *
+ * The event is released when the case ends, unless the case releases it
+ * first (xsu_glue_release()).
+ *
+ * Return: the event.
+ */
+static struct perf_event *xsu_glue_event(struct xsu_glue *g, int ht,
+					 u64 config, bool pinned)
+{
+	struct perf_event_attr attr = {
+		.type		= PERF_TYPE_RAW,
+		.size		= sizeof(attr),
+		.config		= config,
+		.pinned		= pinned,
+		.disabled	= 1,
+	};
+	struct perf_event *event;
+	int ret;
+
+	event = perf_event_create_kernel_counter(&attr, g->cpu[ht], NULL,
+						 NULL, NULL);
+	KUNIT_ASSERT_FALSE_MSG(g->test, IS_ERR(event), "HT%d r%llx: %ld", ht,
+			       config, PTR_ERR(event));
+	ret = kunit_add_action_or_reset(g->test, xsu_glue_release_action,
+					event);
+	KUNIT_ASSERT_EQ(g->test, ret, 0);
 	return event;
 }
 
+static void xsu_glue_release(struct xsu_glue *g, struct perf_event *event)
+{
+	kunit_release_action(g->test, xsu_glue_release_action, event);
+}
+
+static enum perf_event_state xsu_glue_state(struct perf_event *event)
+{
+	return READ_ONCE(event->state);
+}
+
+static int xsu_glue_counter(struct perf_event *event)
+{
+	return READ_ONCE(event->hw.idx);
+}
+
+/*
+ * @event is on a counter of its CPU. Its state alone does not say so when
+ * read from another CPU: event_sched_in() sets ACTIVE before the PMU tries
+ * to add the event, and back to INACTIVE when that fails.
+ */
+static bool xsu_glue_running(struct perf_event *event)
+{
+	int c = xsu_glue_counter(event);
+
+	return xsu_glue_state(event) == PERF_EVENT_STATE_ACTIVE &&
+	       c >= 0 && c < X86_PMC_IDX_MAX &&
+	       READ_ONCE(per_cpu(cpu_hw_events, event->cpu).events[c]) == event;
+}
+
+/* Wait until @event runs: 0, or -ETIMEDOUT. */
+static int xsu_glue_wait_active(struct perf_event *event)
+{
+	return xsu_glue_until(xsu_glue_running(event));
+}
+
+static void xsu_glue_times(struct perf_event *event, struct xsu_glue_times *t)
+{
+	t->count = perf_event_read_value(event, &t->enabled, &t->running);
+}
+
+static void xsu_glue_busy_fn(void *info)
+{
+	ktime_t end = ktime_add_ms(ktime_get(), *(unsigned int *)info);
+
+	while (ktime_before(ktime_get(), end))
+		cpu_relax();
+}
+
+/* Keep HT @ht busy for @ms: its events count kernel instructions. */
+static void xsu_glue_busy(struct xsu_glue *g, int ht, unsigned int ms)
+{
+	int ret = smp_call_function_single(g->cpu[ht], xsu_glue_busy_fn, &ms,
+					   1);
+
+	KUNIT_EXPECT_EQ(g->test, ret, 0);
+}
+
+/* Move the case's thread to HT @ht, for what must run there. */
+static void xsu_glue_run_on(struct xsu_glue *g, int ht)
+{
+	int ret = set_cpus_allowed_ptr(current, cpumask_of(g->cpu[ht]));
+
+	KUNIT_ASSERT_EQ(g->test, ret, 0);
+	KUNIT_ASSERT_EQ(g->test, raw_smp_processor_id(), g->cpu[ht]);
+}
+
 /**
- * xsu_glue_add() - add one event to a thread, as x86_pmu_add() does
- * @g:     the threads
- * @tid:   the thread
- * @event: the new event
+ * xsu_glue_knob() - write ht_bug_workaround through sysfs
+ * @on: the value to write
  *
- * The pass runs over the thread's events so far and @event, with
- * interrupts disabled; a pass that placed every event keeps its
- * assignment in cpuc->assign[] and the event stays collected.
+ * The write goes through a kernel mount of sysfs to
+ * devices/cpu/ht_bug_workaround, as "echo 0 > /sys/devices/cpu/..."
+ * does: kernfs, the attribute's visibility and ht_bug_workaround_store().
  *
- * Return: what x86_schedule_events() returned: 0, -EBUSY when the pass
- * failed only because of the sibling, -EINVAL otherwise.
+ * Return: 0, or the error of the mount, the open or the write.
  */
-static int xsu_glue_add(struct xsu_glue *g, int tid, struct perf_event *event)
+static int xsu_glue_knob(bool on)
 {
-	struct cpu_hw_events *cpuc = g->cpuc[tid];
-	int assign[X86_PMC_IDX_MAX], n = cpuc->n_events, ret;
-	unsigned long flags;
+	struct file_system_type *type;
+	struct vfsmount *mnt;
+	struct file *file;
+	loff_t pos = 0;
+	ssize_t ret;
 
-	cpuc->event_list[n] = event;
-	local_irq_save(flags);
-	xsu_glue_here(g);
-	ret = x86_schedule_events(cpuc, n + 1, assign);
-	local_irq_restore(flags);
-	if (!ret) {
-		memcpy(cpuc->assign, assign, (n + 1) * sizeof(*assign));
-		cpuc->n_events = n + 1;
+	type = get_fs_type("sysfs");
+	if (!type)
+		return -ENODEV;
+	mnt = kern_mount(type);
+	put_filesystem(type);
+	if (IS_ERR(mnt))
+		return PTR_ERR(mnt);
+
+	file = file_open_root_mnt(mnt, "devices/cpu/ht_bug_workaround",
+				  O_WRONLY, 0);
+	if (IS_ERR(file)) {
+		ret = PTR_ERR(file);
+	} else {
+		ret = kernel_write(file, on ? "1\n" : "0\n", 2, &pos);
+		fput(file);
 	}
-	return ret;
+	kern_unmount(mnt);
+	if (ret < 0)
+		return ret;
+	return ret == 2 ? 0 : -EIO;
 }
 
-/* The counter the thread's last successful pass gave @event, -1: none. */
-static int xsu_glue_counter(struct xsu_glue *g, int tid,
-			    struct perf_event *event)
+static void xsu_glue_knob_restore(void *unused)
 {
-	struct cpu_hw_events *cpuc = g->cpuc[tid];
-	int i;
-
-	for (i = 0; i < cpuc->n_events; i++) {
-		if (cpuc->event_list[i] == event)
-			return cpuc->assign[i];
-	}
-	return -1;
+	if (!intel_ht_workaround_on())
+		WARN_ON(xsu_glue_knob(true));
 }
 
-/*
- * x86_pmu_enable(): the events run on the counters of the last successful
- * pass, then intel_pmu_enable_all() settles the thread's states.
- */
-static void xsu_glue_enable(struct xsu_glue *g, int tid)
+static void xsu_glue_cpu_restore(void *cpu)
 {
-	struct cpu_hw_events *cpuc = g->cpuc[tid];
-	unsigned long flags;
-	int i;
-
-	for (i = 0; i < cpuc->n_events; i++)
-		cpuc->event_list[i]->hw.idx = cpuc->assign[i];
-	local_irq_save(flags);
-	xsu_glue_here(g);
-	intel_xsu_settle(cpuc);
-	local_irq_restore(flags);
+	if (!cpu_online((long)cpu))
+		WARN_ON(add_cpu((long)cpu));
 }
 
 /*
- * A reschedule takes every event of the thread out (x86_pmu_del()): each
- * gives back its counter through the put callback. The events keep
- * hw.idx, which the next pass starts from.
+ * A CPU kept in an interrupt handler, with interrupts off: it neither
+ * reschedules nor answers a kick until released, but runs instructions,
+ * so its corrupting events count. Bounded by GLUE_IRQS_OFF_MS.
  */
-static void xsu_glue_sched_out(struct xsu_glue *g, int tid)
+struct xsu_glue_freeze {
+	bool	entered;
+	bool	release;
+	bool	expired;
+	bool	left;
+};
+
+static struct xsu_glue_freeze xsu_glue_frozen;
+
+static void xsu_glue_freeze_fn(void *info)
 {
-	struct cpu_hw_events *cpuc = g->cpuc[tid];
-	unsigned long flags;
-	int i;
+	struct xsu_glue_freeze *f = info;
+	ktime_t end = ktime_add_ms(ktime_get(), GLUE_IRQS_OFF_MS);
 
-	local_irq_save(flags);
-	for (i = 0; i < cpuc->n_events; i++)
-		x86_pmu.put_event_constraints(cpuc, cpuc->event_list[i]);
-	for (i = 0; i < cpuc->n_events; i++)
-		cpuc->event_constraint[i] = NULL;
-	cpuc->n_events = 0;
-	local_irq_restore(flags);
-}
-
-/* The intel_xsu_kick_fn() part that follows the kicked reschedule. */
-static void xsu_glue_rescheduled(struct xsu_glue *g, int tid)
-{
-	unsigned long flags;
-
-	raw_spin_lock_irqsave(&g->x->core.lock, flags);
-	xsu_arb_rescheduled(&g->x->arb, tid);
-	raw_spin_unlock_irqrestore(&g->x->core.lock, flags);
-}
-
-/*
- * Thread @tid takes every counter eXclusive: four corrupting events added
- * one by one, then its PMU enabled. @x receives them.
- */
-static void xsu_glue_hold_all(struct kunit *test, struct xsu_glue *g,
-			      int tid, struct perf_event **x)
-{
-	int i;
-
-	for (i = 0; i < 4; i++) {
-		x[i] = xsu_glue_event(test, GLUE_CORRUPTING, false);
-		KUNIT_ASSERT_EQ(test, xsu_glue_add(g, tid, x[i]), 0);
-	}
-	xsu_glue_enable(g, tid);
-}
-
-static enum xsu_state xsu_glue_state(struct xsu_glue *g, int tid, int cntr)
-{
-	return xsu_counter_state(&g->x->core, tid, cntr);
-}
-
-/*
- * The protocol step by step: HT0 adds a corrupting event, HT1 another one,
- * HT0 another one, HT1 a corrupting one, HT0 another one, HT1 a corrupting
- * one, each add a pass of that thread's whole window. Written per step:
- * the new event's dynamic mask and its counter, or the failure.
- */
-static void glue_protocol_walkthrough(struct kunit *test)
-{
-	static const struct {
-		int tid;
-		bool corrupting;
-		u64 mask;
-		int counter;	/* -1: the pass fails */
-	} step[] = {
-		{ 0, true,  0xf, 0 },
-		{ 1, false, 0xe, 1 },
-		{ 0, false, 0xf, 1 },
-		{ 1, true,  0xc, 2 },
-		{ 0, false, 0xb, 3 },
-		{ 1, true,  0x4, -1 },
-	};
-	struct xsu_glue *g = xsu_glue_new(test);
-	int s;
-
-	for (s = 0; s < ARRAY_SIZE(step); s++) {
-		struct cpu_hw_events *cpuc = g->cpuc[step[s].tid];
-		struct perf_event *event;
-		int n = cpuc->n_events, ret;
-
-		event = xsu_glue_event(test, step[s].corrupting ?
-				       GLUE_CORRUPTING : GLUE_OTHER, false);
-		ret = xsu_glue_add(g, step[s].tid, event);
-		/* the dynamic constraint the pass computed, kept at its index */
-		KUNIT_EXPECT_EQ_MSG(test, cpuc->constraint_list[n].idxmsk64,
-				    step[s].mask, "step %d", s + 1);
-		if (step[s].counter < 0) {
-			KUNIT_EXPECT_EQ_MSG(test, ret, -EBUSY, "step %d", s + 1);
-			KUNIT_EXPECT_EQ(test, cpuc->n_events, n);
-			KUNIT_EXPECT_NULL(test, cpuc->event_constraint[n]);
-			continue;
+	WRITE_ONCE(f->entered, true);
+	while (!READ_ONCE(f->release)) {
+		if (ktime_after(ktime_get(), end)) {
+			WRITE_ONCE(f->expired, true);
+			break;
 		}
-		KUNIT_EXPECT_EQ_MSG(test, ret, 0, "step %d", s + 1);
-		KUNIT_EXPECT_EQ_MSG(test, xsu_glue_counter(g, step[s].tid, event),
-				    step[s].counter, "step %d", s + 1);
-		xsu_glue_enable(g, step[s].tid);
+		cpu_relax();
 	}
-	/* HT0: X S U S, HT1: U S X U */
-	KUNIT_EXPECT_EQ(test, xsu_glue_state(g, 0, 0), XSU_EXCLUSIVE);
-	KUNIT_EXPECT_EQ(test, xsu_glue_state(g, 0, 1), XSU_SHARED);
-	KUNIT_EXPECT_EQ(test, xsu_glue_state(g, 0, 2), XSU_UNUSED);
-	KUNIT_EXPECT_EQ(test, xsu_glue_state(g, 0, 3), XSU_SHARED);
-	KUNIT_EXPECT_EQ(test, xsu_glue_state(g, 1, 0), XSU_UNUSED);
-	KUNIT_EXPECT_EQ(test, xsu_glue_state(g, 1, 1), XSU_SHARED);
-	KUNIT_EXPECT_EQ(test, xsu_glue_state(g, 1, 2), XSU_EXCLUSIVE);
-	KUNIT_EXPECT_EQ(test, xsu_glue_state(g, 1, 3), XSU_UNUSED);
+	/* Pairs with xsu_glue_thaw_action(): f is no longer used here. */
+	smp_store_release(&f->left, true);
+}
+
+static void xsu_glue_thaw_action(void *info)
+{
+	struct xsu_glue_freeze *f = info;
+
+	WRITE_ONCE(f->release, true);
+	/* Pairs with xsu_glue_freeze_fn(): f may be reused after this. */
+	WARN_ON(xsu_glue_until(smp_load_acquire(&f->left)));
+}
+
+static void xsu_glue_freeze(struct xsu_glue *g, int ht)
+{
+	struct xsu_glue_freeze *f = &xsu_glue_frozen;
+	int ret;
+
+	memset(f, 0, sizeof(*f));
+	KUNIT_ASSERT_NE(g->test, raw_smp_processor_id(), g->cpu[ht]);
+	ret = smp_call_function_single(g->cpu[ht], xsu_glue_freeze_fn, f, 0);
+	KUNIT_ASSERT_EQ(g->test, ret, 0);
+	ret = kunit_add_action_or_reset(g->test, xsu_glue_thaw_action, f);
+	KUNIT_ASSERT_EQ(g->test, ret, 0);
+	KUNIT_ASSERT_EQ(g->test, xsu_glue_until(READ_ONCE(f->entered)), 0);
+}
+
+/* Release the frozen CPU; false if it gave up waiting on its own. */
+static bool xsu_glue_thaw(struct xsu_glue *g)
+{
+	kunit_release_action(g->test, xsu_glue_thaw_action, &xsu_glue_frozen);
+	return !READ_ONCE(xsu_glue_frozen.expired);
 }
 
 /*
- * A pass moves HT0's corrupting event from counter 1 to another one, but
- * the event leaves counter 1 only when x86_pmu_enable() reprograms the
- * PMU. Until intel_pmu_enable_all() settles, HT1 must not start an event
- * on counter 1 (it would be corrupted), nor on the new counter.
+ * The lock probe: HT1 reschedules from an irq_work, as a kick makes it do,
+ * while the case may hold the core's lock on HT0.
  */
-static void glue_move_exposure_window(struct kunit *test)
+struct xsu_glue_probe {
+	bool	started;
+	bool	done;
+};
+
+static struct xsu_glue_probe xsu_glue_probe;
+
+static void xsu_glue_probe_fn(struct irq_work *work)
 {
-	struct xsu_glue *g = xsu_glue_new(test);
-	struct perf_event *c0, *prec, *victim, *c1;
-	int b;
-
-	c0 = xsu_glue_event(test, GLUE_CORRUPTING, false);
-	prec = xsu_glue_event(test, GLUE_PREC_DIST, false);
-	victim = xsu_glue_event(test, GLUE_PREC_DIST, false);
-	c1 = xsu_glue_event(test, GLUE_CORRUPTING, false);
-
-	/* It ran on counter 1 before (re-added after a reschedule). */
-	c0->hw.idx = 1;
-	KUNIT_ASSERT_EQ(test, xsu_glue_add(g, 0, c0), 0);
-	KUNIT_ASSERT_EQ(test, xsu_glue_counter(g, 0, c0), 1);
-	xsu_glue_enable(g, 0);
-	KUNIT_EXPECT_EQ(test, xsu_glue_state(g, 0, 1), XSU_EXCLUSIVE);
-
-	/* An event that can only use counter 1 pushes it off. */
-	KUNIT_ASSERT_EQ(test, xsu_glue_add(g, 0, prec), 0);
-	KUNIT_EXPECT_EQ(test, xsu_glue_counter(g, 0, prec), 1);
-	b = xsu_glue_counter(g, 0, c0);
-	KUNIT_ASSERT_TRUE(test, b == 0 || b == 2 || b == 3);
-
-	/* Not settled: both counters stay eXclusive for HT1. */
-	KUNIT_EXPECT_EQ(test, xsu_glue_state(g, 0, 1), XSU_EXCLUSIVE);
-	KUNIT_EXPECT_EQ(test, xsu_glue_state(g, 0, b), XSU_EXCLUSIVE);
-	/* HT1's event tied to counter 1 waits for the sibling. */
-	KUNIT_EXPECT_EQ(test, xsu_glue_add(g, 1, victim), -EBUSY);
-	KUNIT_EXPECT_EQ(test, xsu_glue_counter(g, 1, victim), -1);
-	/* A corrupting event on HT1 gets neither counter. */
-	KUNIT_EXPECT_EQ(test, xsu_glue_add(g, 1, c1), 0);
-	KUNIT_EXPECT_NE(test, xsu_glue_counter(g, 1, c1), 1);
-	KUNIT_EXPECT_NE(test, xsu_glue_counter(g, 1, c1), b);
-	xsu_glue_enable(g, 1);
-
-	/* HT0's PMU now runs the move: counter 1 holds the other event. */
-	xsu_glue_enable(g, 0);
-	KUNIT_EXPECT_EQ(test, xsu_glue_state(g, 0, 1), XSU_SHARED);
-	KUNIT_EXPECT_EQ(test, xsu_glue_state(g, 0, b), XSU_EXCLUSIVE);
-	KUNIT_EXPECT_EQ(test, xsu_glue_add(g, 1, victim), 0);
-	KUNIT_EXPECT_EQ(test, xsu_glue_counter(g, 1, victim), 1);
+	WRITE_ONCE(xsu_glue_probe.started, true);
+	perf_pmu_resched(x86_get_pmu(smp_processor_id()));
+	/* Pairs with xsu_glue_pass_under_lock(): the pass has ended. */
+	smp_store_release(&xsu_glue_probe.done, true);
 }
 
-/*
- * An event already placed whose dynamic mask comes out empty keeps its
- * dynamic constraint, so that the next pass recomputes it: a cached
- * &emptyconstraint is not dynamic and would fail every later pass on the
- * thread. The sibling's state covers the event's only counter as the
- * switch of ht_bug_workaround to 1 leaves it: each thread records what it
- * runs (intel_xsu_track_cpu()), masks apply, and the sibling reschedules.
+static struct irq_work xsu_glue_probe_work =
+	IRQ_WORK_INIT_HARD(xsu_glue_probe_fn);
+
+/**
+ * xsu_glue_pass_under_lock() - does a pass on HT1 need the core's lock?
+ * @g:       the case, running on HT0
+ * @started: receives whether HT1 started its reschedule in time
+ *
+ * HT0 holds the core's lock with interrupts off while HT1 reschedules all
+ * its events (a full pass for each, then intel_pmu_enable_all()). A pass
+ * that takes the lock cannot finish until HT0 lets go, at the latest
+ * 100 ms after HT1 started, or GLUE_IRQS_OFF_MS in all.
+ *
+ * Return: true when HT1's reschedule completed while HT0 held the lock.
  */
-static void glue_empty_mask_stays_dynamic(struct kunit *test)
+static bool xsu_glue_pass_under_lock(struct xsu_glue *g, bool *started)
 {
-	struct xsu_glue *g = xsu_glue_new(test);
-	struct perf_event *e, *f, *x;
-	struct event_constraint *c;
-
-	e = xsu_glue_event(test, GLUE_L1D_PEND, false);
-	f = xsu_glue_event(test, GLUE_OTHER, false);
-	x = xsu_glue_event(test, GLUE_CORRUPTING, false);
-
-	KUNIT_ASSERT_EQ(test, xsu_glue_add(g, 0, e), 0);
-	KUNIT_ASSERT_EQ(test, xsu_glue_counter(g, 0, e), 2);
-	xsu_glue_enable(g, 0);
-
-	/* Workaround off: HT1's corrupting event goes back on counter 2. */
-	xsu_disable(&g->x->core);
-	x->hw.idx = 2;
-	KUNIT_ASSERT_EQ(test, xsu_glue_add(g, 1, x), 0);
-	KUNIT_ASSERT_EQ(test, xsu_glue_counter(g, 1, x), 2);
-	xsu_glue_enable(g, 1);
-
-	/* On again: each thread records its counters, then masks apply. */
-	xsu_track(&g->x->core, 0, 0, BIT_ULL(2));
-	xsu_track(&g->x->core, 1, BIT_ULL(2), 0);
-	xsu_enable(&g->x->core);
-
-	/* HT0 adds an event: e's only counter is eXclusive on HT1. */
-	KUNIT_EXPECT_EQ(test, xsu_glue_add(g, 0, f), -EBUSY);
-	c = g->cpuc[0]->event_constraint[0];
-	KUNIT_ASSERT_NOT_NULL(test, c);
-	KUNIT_EXPECT_TRUE(test, c->flags & PERF_X86_EVENT_DYNAMIC);
-	KUNIT_EXPECT_EQ(test, c->weight, 0);
-
-	/* HT1 reschedules: its corrupting event leaves counter 2. */
-	xsu_glue_sched_out(g, 1);
-	xsu_glue_enable(g, 1);
-	KUNIT_EXPECT_EQ(test, xsu_glue_state(g, 1, 2), XSU_UNUSED);
-
-	/* The next pass on HT0 places both. */
-	KUNIT_EXPECT_EQ(test, xsu_glue_add(g, 0, f), 0);
-	KUNIT_EXPECT_EQ(test, xsu_glue_counter(g, 0, e), 2);
-	KUNIT_EXPECT_NE(test, xsu_glue_counter(g, 0, f), 2);
-	KUNIT_EXPECT_NE(test, xsu_glue_counter(g, 0, f), -1);
-}
-
-/*
- * A pinned event that fails only on the sibling's states waits: -EBUSY,
- * and a demand that holds the sibling to 3 GP counters.
- */
-static void glue_sibling_failure_busy(struct kunit *test)
-{
-	struct xsu_glue *g = xsu_glue_new(test);
-	struct perf_event *x[4], *p;
-	int i;
-
-	xsu_glue_hold_all(test, g, 1, x);
-	for (i = 0; i < 4; i++)
-		KUNIT_EXPECT_EQ(test, xsu_glue_state(g, 1, i), XSU_EXCLUSIVE);
-
-	p = xsu_glue_event(test, GLUE_OTHER, true);
-	KUNIT_EXPECT_EQ(test, xsu_glue_add(g, 0, p), -EBUSY);
-	KUNIT_EXPECT_EQ(test, g->cpuc[0]->n_events, 0);
-	KUNIT_EXPECT_TRUE(test, xsu_arb_waits(&g->x->arb, 0));
-	KUNIT_EXPECT_EQ(test, g->x->arb.demand[0], 1);
-	KUNIT_EXPECT_EQ(test, xsu_arb_gpmax(&g->x->arb, 1, 4, jiffies), 3);
-}
-
-/*
- * A group of two, the first event tied to counter 1 (PREC_DIST), the
- * second free, fails on a sibling holding every counter eXclusive: the
- * waiting event is the first the pass left out, so the demand asks for
- * counter 1 in particular, however many events were noted after it.
- */
-static void glue_want_from_first_unplaced(struct kunit *test)
-{
-	struct xsu_glue *g = xsu_glue_new(test);
-	int assign[X86_PMC_IDX_MAX], ret;
-	struct cpu_hw_events *cpuc;
-	struct perf_event *x[4];
+	struct xsu_core *xc = xsu_glue_core(g);
+	ktime_t end, give_up = 0;
 	unsigned long flags;
+	bool done = false;
 
-	xsu_glue_hold_all(test, g, 1, x);
-
-	/* Both events new in one pass, as a group's transaction brings them. */
-	cpuc = g->cpuc[0];
-	cpuc->event_list[0] = xsu_glue_event(test, GLUE_PREC_DIST, false);
-	cpuc->event_list[1] = xsu_glue_event(test, GLUE_OTHER, false);
-	local_irq_save(flags);
-	xsu_glue_here(g);
-	ret = x86_schedule_events(cpuc, 2, assign);
-	local_irq_restore(flags);
-
-	KUNIT_EXPECT_EQ(test, ret, -EBUSY);
-	KUNIT_EXPECT_TRUE(test, xsu_arb_waits(&g->x->arb, 0));
-	KUNIT_EXPECT_EQ(test, g->x->arb.want[0], 0x2ULL);
-	/* While it stands, the sibling's flexible events leave counter 1. */
-	KUNIT_EXPECT_EQ(test, xsu_arb_avoid(&g->x->arb, 1, jiffies), 0x2ULL);
-}
-
-/*
- * HT1 waits for a counter HT0 holds with four corrupting events, and has
- * asked HT0 to give one back; HT1 then goes offline before HT0 has. The
- * demand goes with it: HT0's budget is every counter again at once, not
- * once the kick has been answered.
- */
-static void glue_offline_forgets_demand(struct kunit *test)
-{
-	struct xsu_glue *g = xsu_glue_new(test);
-	struct perf_event *x[4], *p;
-	unsigned long flags;
-	int i;
-
-	xsu_glue_hold_all(test, g, 0, x);
-	p = xsu_glue_event(test, GLUE_OTHER, false);
-	KUNIT_ASSERT_EQ(test, xsu_glue_add(g, 1, p), -EBUSY);
-	KUNIT_ASSERT_EQ(test, xsu_arb_gpmax(&g->x->arb, 0, 4, jiffies), 3);
+	WRITE_ONCE(xsu_glue_probe.started, false);
+	WRITE_ONCE(xsu_glue_probe.done, false);
 
 	local_irq_save(flags);
-	intel_xsu_thread_dying(g->cpuc[1]);
+	raw_spin_lock(&xc->lock);
+	if (smp_processor_id() == g->cpu[0] &&
+	    irq_work_queue_on(&xsu_glue_probe_work, g->cpu[1])) {
+		end = ktime_add_ms(ktime_get(), GLUE_IRQS_OFF_MS);
+		while (ktime_before(ktime_get(), end)) {
+			/* Pairs with xsu_glue_probe_fn() */
+			done = smp_load_acquire(&xsu_glue_probe.done);
+			if (done)
+				break;
+			if (!give_up && READ_ONCE(xsu_glue_probe.started))
+				give_up = ktime_add_ms(ktime_get(), 100);
+			if (give_up && ktime_after(ktime_get(), give_up))
+				break;
+			cpu_relax();
+		}
+	}
+	*started = READ_ONCE(xsu_glue_probe.started);
+	raw_spin_unlock(&xc->lock);
 	local_irq_restore(flags);
 
-	KUNIT_EXPECT_FALSE(test, xsu_arb_waits(&g->x->arb, 1));
-	KUNIT_EXPECT_EQ(test, xsu_arb_gpmax(&g->x->arb, 0, 4, jiffies), 4);
-	KUNIT_EXPECT_EQ(test, xsu_arb_avoid(&g->x->arb, 0, jiffies), 0ULL);
-	/* HT0's next reschedule keeps all four events. */
-	xsu_glue_sched_out(g, 0);
-	for (i = 0; i < 4; i++)
-		KUNIT_EXPECT_EQ(test, xsu_glue_add(g, 0, x[i]), 0);
+	irq_work_sync(&xsu_glue_probe_work);
+	return done;
 }
 
-/* Five GP events on four counters: multiplexing, -EINVAL, no demand. */
-static void glue_too_many_events_inval(struct kunit *test)
+/**
+ * xsu_glue_init() - every case starts on a clean affected core
+ * @test: the case
+ *
+ * Skips unless the PMU has the erratum with HT on, the scheduling
+ * callbacks are bound, every thread has 4 GP counters and CPU 0 has an
+ * online sibling sharing its XSU state. Then the workaround must be on and
+ * every counter of the core Unused (the previous case released its
+ * events); the knob is restored when the case ends, whatever happens.
+ *
+ * Return: 0.
+ */
+static int xsu_glue_init(struct kunit *test)
 {
-	struct xsu_glue *g = xsu_glue_new(test);
-	struct perf_event *event;
-	int i;
+	struct xsu_glue_snap s;
+	struct xsu_glue *g;
+	u64 erratum, paired;
+	int sibling, ret;
 
-	event = xsu_glue_event(test, GLUE_CORRUPTING, false);
-	KUNIT_ASSERT_EQ(test, xsu_glue_add(g, 0, event), 0);
-	for (i = 0; i < 3; i++) {
-		event = xsu_glue_event(test, GLUE_OTHER, false);
-		KUNIT_ASSERT_EQ(test, xsu_glue_add(g, 0, event), 0);
-	}
-	event = xsu_glue_event(test, GLUE_OTHER, false);
-	KUNIT_EXPECT_EQ(test, xsu_glue_add(g, 0, event), -EINVAL);
-	KUNIT_EXPECT_EQ(test, g->cpuc[0]->n_events, 4);
-	KUNIT_EXPECT_FALSE(test, xsu_arb_waits(&g->x->arb, 0));
-	KUNIT_EXPECT_EQ(test, g->x->arb.demand[0], 0);
+	if (!(x86_pmu.flags & PMU_FL_EXCL_CNTRS) ||
+	    x86_pmu.start_scheduling != intel_start_scheduling ||
+	    !per_cpu(cpu_hw_events, 0).xsu)
+		kunit_skip(test, "no PMU with the HT counter-corruption erratum and HT on");
+	if (x86_pmu_max_num_counters(NULL) != GLUE_NR_GP)
+		kunit_skip(test, "written for 4 GP counters per thread");
+
+	sibling = cpumask_next(0, topology_sibling_cpumask(0));
+	if (sibling >= nr_cpu_ids || !cpu_online(sibling) ||
+	    per_cpu(cpu_hw_events, sibling).xsu != per_cpu(cpu_hw_events, 0).xsu)
+		kunit_skip(test, "CPU 0 has no online HT sibling");
+
+	g = kunit_kzalloc(test, sizeof(*g), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, g);
+	g->test = test;
+	g->cpu[0] = 0;
+	g->cpu[1] = sibling;
+	g->ledger = !rdmsrq_safe(GLUE_MSR_ERRATUM, &erratum) && erratum == 1 &&
+		    !rdmsrq_safe(GLUE_MSR_PAIRED, &paired) && paired == 1;
+	if (!g->ledger)
+		kunit_info(test, "no emulator ledger: leaks are not checked\n");
+	test->priv = g;
+
+	ret = kunit_add_action_or_reset(test, xsu_glue_knob_restore, NULL);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	KUNIT_ASSERT_TRUE_MSG(test, intel_ht_workaround_on(),
+			      "ht_bug_workaround is 0");
+	ret = xsu_glue_wait(g, &s, xsu_glue_snap_clean(&s) &&
+			    !s.demand[0] && !s.demand[1]);
+	KUNIT_ASSERT_EQ_MSG(test, ret, 0,
+			    "left: HT0 X %llx S %llx demand %d, HT1 X %llx S %llx demand %d",
+			    s.excl[0], s.shared[0], s.demand[0], s.excl[1],
+			    s.shared[1], s.demand[1]);
+	KUNIT_ASSERT_TRUE(test, s.enabled && s.tracked[0] && s.tracked[1]);
+	return 0;
 }
 
 /*
- * The starvation the arbitration prevents: HT0 runs four corrupting
- * events, HT1 then adds one other event. HT1's pass fails and asks HT0 to
- * reschedule; HT0, now held to 3 counters, keeps three on their counters
- * and HT1 gets the fourth.
+ * All @n events run at once, each on its own GP counter: @used receives
+ * the counters.
  */
-static void glue_no_starvation(struct kunit *test)
+static bool xsu_glue_all_active(struct perf_event **ev, int n, u64 *used)
 {
-	struct xsu_glue *g = xsu_glue_new(test);
-	struct perf_event *x[4], *br;
-	int i;
+	int i, c;
 
-	xsu_glue_hold_all(test, g, 0, x);
-	br = xsu_glue_event(test, GLUE_OTHER, false);
+	*used = 0;
+	for (i = 0; i < n; i++) {
+		c = xsu_glue_counter(ev[i]);
+		if (!xsu_glue_running(ev[i]) || c >= GLUE_NR_GP ||
+		    (*used & BIT_ULL(c)))
+			return false;
+		*used |= BIT_ULL(c);
+	}
+	return true;
+}
 
-	/* Every counter eXclusive on HT0. */
-	KUNIT_EXPECT_EQ(test, xsu_glue_add(g, 1, br), -EBUSY);
-	KUNIT_EXPECT_EQ(test, g->x->arb.demand[1], 1);
+/*
+ * HT0 enables @n flexible corrupting events, and all of them must run at
+ * once: with nothing on HT1, they take @n counters eXclusive.
+ */
+static void xsu_glue_hold_all(struct xsu_glue *g, struct perf_event **x,
+			      int n)
+{
+	struct xsu_glue_snap s;
+	u64 used = 0;
+	int i, ret;
 
-	/* HT0's reschedule: three fit its budget, the fourth waits. */
-	xsu_glue_sched_out(g, 0);
-	for (i = 0; i < 3; i++)
-		KUNIT_EXPECT_EQ(test, xsu_glue_add(g, 0, x[i]), 0);
-	KUNIT_EXPECT_EQ(test, xsu_glue_add(g, 0, x[3]), -EBUSY);
-	xsu_glue_enable(g, 0);
-	xsu_glue_rescheduled(g, 0);
-	for (i = 0; i < 3; i++)
-		KUNIT_EXPECT_EQ(test, xsu_glue_counter(g, 0, x[i]), i);
-	KUNIT_EXPECT_EQ(test, xsu_glue_state(g, 0, 3), XSU_UNUSED);
+	for (i = 0; i < n; i++) {
+		x[i] = xsu_glue_event(g, 0, GLUE_CORRUPTING, false);
+		perf_event_enable(x[i]);
+	}
+	ret = xsu_glue_wait(g, &s, xsu_glue_all_active(x, n, &used) &&
+			    s.excl[0] == used);
+	KUNIT_ASSERT_EQ_MSG(g->test, ret, 0, "HT0 X %llx, its events on %llx",
+			    s.excl[0], used);
+}
 
-	/* HT1 retries and gets the counter HT0 gave back. */
-	KUNIT_EXPECT_EQ(test, xsu_glue_add(g, 1, br), 0);
-	KUNIT_EXPECT_EQ(test, xsu_glue_counter(g, 1, br), 3);
-	xsu_glue_enable(g, 1);
-	KUNIT_EXPECT_EQ(test, xsu_glue_state(g, 1, 3), XSU_SHARED);
+/*
+ * The protocol on real events: HT0's corrupting event makes its counter
+ * eXclusive; HT1's other event avoids that counter and is Shared; HT1's
+ * corrupting event avoids both. All of them run, nothing leaks, and once
+ * they are released every counter of the core is Unused again.
+ */
+static void glue_protocol_real_events(struct kunit *test)
+{
+	struct xsu_glue *g = test->priv;
+	struct perf_event *x0, *s1, *x1;
+	struct xsu_glue_ledger ledger;
+	struct xsu_glue_times t;
+	struct xsu_glue_snap s;
+	int c0, c1, c2, ret;
+
+	xsu_glue_ledger(g, &ledger);
+	x0 = xsu_glue_event(g, 0, GLUE_CORRUPTING, false);
+	s1 = xsu_glue_event(g, 1, GLUE_BRANCHES, false);
+	x1 = xsu_glue_event(g, 1, GLUE_CORRUPTING, false);
+
+	perf_event_enable(x0);
+	KUNIT_ASSERT_EQ(test, xsu_glue_wait_active(x0), 0);
+	c0 = xsu_glue_counter(x0);
+	KUNIT_ASSERT_TRUE(test, c0 >= 0 && c0 < GLUE_NR_GP);
+	ret = xsu_glue_wait(g, &s, s.excl[0] == BIT_ULL(c0) && !s.shared[0] &&
+			    !s.excl[1] && !s.shared[1]);
+	KUNIT_EXPECT_EQ_MSG(test, ret, 0, "HT0 X %llx S %llx, HT1 X %llx S %llx",
+			    s.excl[0], s.shared[0], s.excl[1], s.shared[1]);
+
+	perf_event_enable(s1);
+	KUNIT_ASSERT_EQ(test, xsu_glue_wait_active(s1), 0);
+	c1 = xsu_glue_counter(s1);
+	KUNIT_ASSERT_TRUE(test, c1 >= 0 && c1 < GLUE_NR_GP);
+	KUNIT_EXPECT_NE(test, c1, c0);
+	ret = xsu_glue_wait(g, &s, s.shared[1] == BIT_ULL(c1) && !s.excl[1]);
+	KUNIT_EXPECT_EQ_MSG(test, ret, 0, "HT1 X %llx S %llx", s.excl[1],
+			    s.shared[1]);
+
+	/* The pass may move HT1's other event: it still avoids c0. */
+	perf_event_enable(x1);
+	KUNIT_ASSERT_EQ(test, xsu_glue_wait_active(x1), 0);
+	c1 = xsu_glue_counter(s1);
+	c2 = xsu_glue_counter(x1);
+	KUNIT_ASSERT_TRUE(test, c2 >= 0 && c2 < GLUE_NR_GP);
+	KUNIT_EXPECT_NE(test, c1, c0);
+	KUNIT_EXPECT_NE(test, c2, c0);
+	KUNIT_EXPECT_NE(test, c2, c1);
+	ret = xsu_glue_wait(g, &s, s.excl[1] == BIT_ULL(c2) &&
+			    s.shared[1] == BIT_ULL(c1) &&
+			    s.excl[0] == BIT_ULL(c0) && !s.shared[0]);
+	KUNIT_EXPECT_EQ_MSG(test, ret, 0, "HT0 X %llx S %llx, HT1 X %llx S %llx",
+			    s.excl[0], s.shared[0], s.excl[1], s.shared[1]);
+	KUNIT_EXPECT_EQ(test, xsu_glue_counter(x0), c0);
+
+	/* All three count, on their counters. */
+	xsu_glue_busy(g, 0, 20);
+	xsu_glue_busy(g, 1, 20);
+	xsu_glue_times(x0, &t);
+	KUNIT_EXPECT_GT(test, t.count, 0);
+	KUNIT_EXPECT_GT(test, t.running, 0);
+	xsu_glue_times(s1, &t);
+	KUNIT_EXPECT_GT(test, t.count, 0);
+	KUNIT_EXPECT_GT(test, t.running, 0);
+	xsu_glue_times(x1, &t);
+	KUNIT_EXPECT_GT(test, t.count, 0);
+	KUNIT_EXPECT_GT(test, t.running, 0);
+	xsu_glue_expect_no_leak(g, &ledger);
+
+	/* Disabled, then released: every counter Unused again. */
+	perf_event_disable(x0);
+	KUNIT_EXPECT_EQ(test, xsu_glue_state(x0), PERF_EVENT_STATE_OFF);
+	ret = xsu_glue_wait(g, &s, !s.excl[0]);
+	KUNIT_EXPECT_EQ_MSG(test, ret, 0,
+			    "HT0 X %llx after its event was disabled",
+			    s.excl[0]);
+	xsu_glue_release(g, x0);
+	xsu_glue_release(g, s1);
+	xsu_glue_release(g, x1);
+	ret = xsu_glue_wait(g, &s, xsu_glue_snap_clean(&s));
+	KUNIT_EXPECT_EQ_MSG(test, ret, 0, "HT0 X %llx S %llx, HT1 X %llx S %llx",
+			    s.excl[0], s.shared[0], s.excl[1], s.shared[1]);
+}
+
+/*
+ * A pinned event on HT1 while HT0's four flexible corrupting events hold
+ * every counter: its first pass fails, and the reclaim pass gives it a
+ * counter, ACTIVE, not ERROR. Until HT0 has rescheduled off that counter,
+ * HT1 keeps it disabled (xsu_held) and the event does not count: HT0 is
+ * kept in an interrupt handler meanwhile, running its corrupting events.
+ * Once HT0 is let go, it leaves the counter, HT1 enables it, and the event
+ * counts. Nothing leaks at any time.
+ */
+static void glue_pinned_reclaims_held_counter(struct kunit *test)
+{
+	struct xsu_glue *g = test->priv;
+	struct xsu_glue_times t0, t1;
+	struct xsu_glue_ledger ledger;
+	struct perf_event *x[4], *p;
+	struct xsu_glue_snap s;
+	int c, ret;
+
+	xsu_glue_hold_all(g, x, 4);
+	p = xsu_glue_event(g, 1, GLUE_BRANCHES, true);
+	xsu_glue_ledger(g, &ledger);
+
+	xsu_glue_run_on(g, 1);
+	xsu_glue_freeze(g, 0);
+	perf_event_enable(p);	/* on this CPU: no IPI to HT0 */
+	KUNIT_EXPECT_EQ(test, xsu_glue_state(p), PERF_EVENT_STATE_ACTIVE);
+	c = xsu_glue_counter(p);
+	if (c < 0 || c >= GLUE_NR_GP) {
+		xsu_glue_thaw(g);
+		KUNIT_FAIL_AND_ABORT(test, "pinned event on counter %d, state %d",
+				     c, xsu_glue_state(p));
+	}
+
+	/* Taken back, but disabled while HT0 still runs its event there. */
+	xsu_glue_snap(g, &s);
+	KUNIT_EXPECT_EQ(test, s.hw_held[1], BIT_ULL(c));
+	KUNIT_EXPECT_TRUE(test, s.pin[1] & BIT_ULL(c));
+	KUNIT_EXPECT_TRUE(test, s.excl[0] & BIT_ULL(c));
+	xsu_glue_times(p, &t0);
+	xsu_glue_busy(g, 1, 20);
+	xsu_glue_times(p, &t1);
+	KUNIT_EXPECT_EQ_MSG(test, t1.count, t0.count,
+			    "counter %d counted beside HT0's corrupting event", c);
+	/* perf accounts the held time as running: the count is not scaled. */
+	kunit_info(test, "held on counter %d: +%llu counts, +%llu ns running\n",
+		   c, t1.count - t0.count, t1.running - t0.running);
+	xsu_glue_expect_no_leak(g, &ledger);
+	KUNIT_EXPECT_TRUE_MSG(test, xsu_glue_thaw(g),
+			      "HT0 was let go late: the held window is not checked");
+
+	/* HT0 answers the kick: it leaves counter c, HT1 enables it. */
+	ret = xsu_glue_wait(g, &s, !s.hw_held[1] && !s.held[1] &&
+			    !(s.excl[0] & BIT_ULL(c)));
+	KUNIT_EXPECT_EQ_MSG(test, ret, 0, "HT1 holds %llx, HT0 X %llx",
+			    s.hw_held[1], s.excl[0]);
+	KUNIT_EXPECT_TRUE(test, xsu_glue_running(p));
+	KUNIT_EXPECT_EQ(test, xsu_glue_counter(p), c);
+	xsu_glue_times(p, &t0);
+	xsu_glue_busy(g, 1, 20);
+	xsu_glue_times(p, &t1);
+	KUNIT_EXPECT_GT(test, t1.count, t0.count);
+	KUNIT_EXPECT_GT(test, t1.running, t0.running);
+	xsu_glue_expect_no_leak(g, &ledger);
+}
+
+/*
+ * Five pinned GP events on HT1's four counters, the first of them a
+ * corrupting one (so that HT1's passes arbitrate): the fifth cannot fit
+ * whatever HT0 does. It goes to ERROR at once, as on every other PMU, and
+ * HT1 does not wait for HT0 to make room (xsu_arb_waits(): no event it
+ * waits for, no kick); the four others run.
+ */
+static void glue_pinned_too_large_errors(struct kunit *test)
+{
+	struct xsu_glue *g = test->priv;
+	struct xsu_glue_ledger ledger;
+	struct perf_event *b, *p[5];
+	struct xsu_glue_snap s;
+	int i, ret;
+
+	xsu_glue_ledger(g, &ledger);
+	b = xsu_glue_event(g, 0, GLUE_BRANCHES, false);
+	perf_event_enable(b);
+	KUNIT_ASSERT_EQ(test, xsu_glue_wait_active(b), 0);
+
+	p[0] = xsu_glue_event(g, 1, GLUE_CORRUPTING, true);
+	for (i = 1; i < 5; i++)
+		p[i] = xsu_glue_event(g, 1, GLUE_MISPREDICTS, true);
+	for (i = 0; i < 4; i++) {
+		perf_event_enable(p[i]);
+		KUNIT_EXPECT_TRUE_MSG(test, xsu_glue_running(p[i]),
+				      "pinned %d", i);
+	}
+	ret = xsu_glue_wait(g, &s, (s.excl[1] | s.shared[1]) == GLUE_ALL_GP &&
+			    !s.waits[1] && !s.hw_held[1]);
+	KUNIT_ASSERT_EQ_MSG(test, ret, 0, "HT1 X %llx S %llx held %llx",
+			    s.excl[1], s.shared[1], s.hw_held[1]);
+
+	perf_event_enable(p[4]);
+	KUNIT_EXPECT_EQ(test, xsu_glue_state(p[4]), PERF_EVENT_STATE_ERROR);
+	xsu_glue_snap(g, &s);
+	KUNIT_EXPECT_FALSE(test, s.waits[1]);
+	for (i = 0; i < 4; i++)
+		KUNIT_EXPECT_TRUE_MSG(test, xsu_glue_running(p[i]),
+				      "pinned %d", i);
+	KUNIT_EXPECT_TRUE(test, xsu_glue_running(b));
+	xsu_glue_expect_no_leak(g, &ledger);
+}
+
+/*
+ * ht_bug_workaround written 0 through sysfs: the core's states are
+ * cleared and no longer tracked, and every event runs on its static mask,
+ * HT1's beside HT0's corrupting ones (the ledger shows the exposure). Then
+ * written 1: each thread's states cover its placement again, no counter is
+ * in use on both threads against the table, and the exposure stops as
+ * soon as the write has returned.
+ */
+static void glue_knob_off_static_masks_on_again(struct kunit *test)
+{
+	struct xsu_glue_times t0[6], t1[6];
+	struct xsu_glue_ledger l0, l1;
+	struct perf_event *ev[6];
+	struct xsu_glue *g = test->priv;
+	struct xsu_glue_snap s;
+	int i, ret;
+
+	xsu_glue_hold_all(g, ev, 4);
+	ev[4] = xsu_glue_event(g, 1, GLUE_BRANCHES, false);
+	ev[5] = xsu_glue_event(g, 1, GLUE_MISPREDICTS, false);
+	perf_event_enable(ev[4]);
+	perf_event_enable(ev[5]);
+
+	KUNIT_ASSERT_EQ(test, xsu_glue_knob(false), 0);
+	KUNIT_EXPECT_FALSE(test, intel_ht_workaround_on());
+	xsu_glue_snap(g, &s);
+	KUNIT_EXPECT_FALSE(test, s.enabled);
+	KUNIT_EXPECT_FALSE(test, s.tracked[0]);
+	KUNIT_EXPECT_FALSE(test, s.tracked[1]);
+	KUNIT_EXPECT_TRUE_MSG(test, xsu_glue_snap_clean(&s),
+			      "HT0 X %llx S %llx, HT1 X %llx S %llx",
+			      s.excl[0], s.shared[0], s.excl[1], s.shared[1]);
+
+	/* Static masks: 4 + 2 events on 4 + 4 counters, all running. */
+	for (i = 0; i < 6; i++)
+		KUNIT_EXPECT_EQ_MSG(test, xsu_glue_wait_active(ev[i]), 0,
+				    "event %d", i);
+	xsu_glue_ledger(g, &l0);
+	for (i = 0; i < 6; i++)
+		xsu_glue_times(ev[i], &t0[i]);
+	msleep(100);
+	for (i = 0; i < 6; i++) {
+		u64 enabled, running;
+
+		xsu_glue_times(ev[i], &t1[i]);
+		enabled = t1[i].enabled - t0[i].enabled;
+		running = t1[i].running - t0[i].running;
+		KUNIT_EXPECT_GT_MSG(test, running * 100, enabled * 99,
+				    "event %d ran %llu of %llu ns", i, running,
+				    enabled);
+	}
+	xsu_glue_ledger(g, &l1);
+	if (g->ledger)
+		KUNIT_EXPECT_GT_MSG(test, l1.exposed, l0.exposed,
+				    "HT1's events did not share HT0's counters");
+	xsu_glue_snap(g, &s);
+	KUNIT_EXPECT_TRUE(test, xsu_glue_snap_clean(&s));
+
+	/* On again: re-applied at once, and nothing exposed from now on. */
+	KUNIT_ASSERT_EQ(test, xsu_glue_knob(true), 0);
+	xsu_glue_ledger(g, &l0);
+	KUNIT_EXPECT_TRUE(test, intel_ht_workaround_on());
+	xsu_glue_snap(g, &s);
+	KUNIT_EXPECT_TRUE(test, s.enabled && s.tracked[0] && s.tracked[1]);
+	ret = xsu_glue_wait(g, &s, xsu_glue_snap_consistent(&s) &&
+			    s.excl[0] && s.shared[1] &&
+			    !s.shared[0] && !s.excl[1]);
+	KUNIT_EXPECT_EQ_MSG(test, ret, 0, "HT0 X %llx S %llx, HT1 X %llx S %llx",
+			    s.excl[0], s.shared[0], s.excl[1], s.shared[1]);
+	msleep(100);
+	xsu_glue_expect_no_leak(g, &l0);
+}
+
+/*
+ * With the workaround off, a pass takes no core lock. The observable: HT0
+ * holds the core's lock, interrupts off, while HT1 reschedules all its
+ * events from an irq_work; the reschedule can only complete if none of its
+ * passes, nor the enable that follows, takes the lock. With the workaround
+ * on, the same probe must block: that is what shows it can fail. The
+ * states stay untouched (all Unused) by the passes with the workaround off.
+ */
+static void glue_knob_off_takes_no_core_lock(struct kunit *test)
+{
+	struct xsu_glue *g = test->priv;
+	struct perf_event *x0, *x1, *b1;
+	struct xsu_glue_snap s;
+	bool started, done;
+
+	x0 = xsu_glue_event(g, 0, GLUE_CORRUPTING, false);
+	x1 = xsu_glue_event(g, 1, GLUE_CORRUPTING, false);
+	b1 = xsu_glue_event(g, 1, GLUE_BRANCHES, false);
+	perf_event_enable(x0);
+	perf_event_enable(x1);
+	perf_event_enable(b1);
+	KUNIT_ASSERT_EQ(test, xsu_glue_wait_active(x0), 0);
+	KUNIT_ASSERT_EQ(test, xsu_glue_wait_active(x1), 0);
+	KUNIT_ASSERT_EQ(test, xsu_glue_wait_active(b1), 0);
+	xsu_glue_run_on(g, 0);
+
+	done = xsu_glue_pass_under_lock(g, &started);
+	KUNIT_ASSERT_TRUE_MSG(test, started, "HT1 never ran the probe");
+	KUNIT_EXPECT_FALSE_MSG(test, done,
+			       "the workaround on, a pass ran without the lock");
+
+	KUNIT_ASSERT_EQ(test, xsu_glue_knob(false), 0);
+	/* Kicks sent before the switch take the lock: let them run first. */
+	irq_work_sync(per_cpu_ptr(&intel_xsu_kick, g->cpu[0]));
+	irq_work_sync(per_cpu_ptr(&intel_xsu_kick, g->cpu[1]));
+	done = xsu_glue_pass_under_lock(g, &started);
+	KUNIT_EXPECT_TRUE_MSG(test, started && done,
+			      "the workaround off, HT1's pass waited for the lock");
+	xsu_glue_snap(g, &s);
+	KUNIT_EXPECT_TRUE(test, xsu_glue_snap_clean(&s));
+	KUNIT_EXPECT_FALSE(test, s.tracked[0] || s.tracked[1] || s.enabled);
+	KUNIT_EXPECT_TRUE(test, xsu_glue_running(x1));
+	KUNIT_EXPECT_TRUE(test, xsu_glue_running(b1));
+
+	/* On again while the events run (glue_knob_cycle_forgets_demands()). */
+	KUNIT_EXPECT_EQ(test, xsu_glue_knob(true), 0);
+}
+
+/*
+ * HT1 going offline gives its counters back: HT0's four corrupting
+ * events, down to three while HT1's corrupting event ran, all run again,
+ * and HT1's demand is gone. Back online, HT1 starts with every counter
+ * Unused and tracked, and a new event there gets a counter from HT0.
+ */
+static void glue_offline_releases_counters(struct kunit *test)
+{
+	struct xsu_glue *g = test->priv;
+	struct xsu_glue_ledger ledger;
+	struct perf_event *x[4], *y, *z;
+	struct xsu_glue_snap s;
+	long cpu = g->cpu[1];
+	int c, i, ret;
+	u64 used;
+
+	xsu_glue_ledger(g, &ledger);
+	xsu_glue_hold_all(g, x, 4);
+	y = xsu_glue_event(g, 1, GLUE_CORRUPTING, false);
+	perf_event_enable(y);
+	KUNIT_ASSERT_EQ_MSG(test, xsu_glue_wait_active(y), 0,
+			    "HT1 never got a counter from HT0");
+	c = xsu_glue_counter(y);
+	KUNIT_ASSERT_TRUE(test, c >= 0 && c < GLUE_NR_GP);
+	ret = xsu_glue_wait(g, &s, s.excl[1] == BIT_ULL(c) &&
+			    !(s.excl[0] & BIT_ULL(c)));
+	KUNIT_EXPECT_EQ_MSG(test, ret, 0, "HT0 X %llx, HT1 X %llx", s.excl[0],
+			    s.excl[1]);
+
+	xsu_glue_run_on(g, 0);
+	KUNIT_ASSERT_EQ(test, remove_cpu(cpu), 0);
+	ret = kunit_add_action_or_reset(test, xsu_glue_cpu_restore,
+					(void *)cpu);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	xsu_glue_snap(g, &s);
+	KUNIT_EXPECT_FALSE(test, s.tracked[1]);
+	KUNIT_EXPECT_EQ(test, s.excl[1] | s.shared[1] | s.place[1], 0);
+	KUNIT_EXPECT_EQ(test, s.demand[1], 0);
+	KUNIT_EXPECT_FALSE(test, s.waits[1]);
+	KUNIT_EXPECT_NE(test, xsu_glue_state(y), PERF_EVENT_STATE_ACTIVE);
+	ret = xsu_glue_wait(g, &s, xsu_glue_all_active(x, 4, &used) &&
+			    s.excl[0] == GLUE_ALL_GP);
+	KUNIT_EXPECT_EQ_MSG(test, ret, 0, "HT0 did not get counter %d back", c);
+
+	kunit_release_action(test, xsu_glue_cpu_restore, (void *)cpu);
+	KUNIT_ASSERT_TRUE(test, cpu_online(cpu));
+	KUNIT_ASSERT_PTR_EQ(test, per_cpu(cpu_hw_events, cpu).xsu,
+			    xsu_glue_core(g));
+	KUNIT_EXPECT_EQ(test, per_cpu(cpu_hw_events, cpu).xsu_tid,
+			xsu_glue_tid(g, 1));
+	xsu_glue_snap(g, &s);
+	KUNIT_EXPECT_TRUE(test, s.tracked[1] && s.enabled);
+	KUNIT_EXPECT_EQ(test, s.excl[1] | s.shared[1] | s.place[1], 0);
+
+	z = xsu_glue_event(g, 1, GLUE_BRANCHES, false);
+	perf_event_enable(z);
+	KUNIT_EXPECT_EQ_MSG(test, xsu_glue_wait_active(z), 0,
+			    "HT1 back online never got a counter from HT0");
+	c = xsu_glue_counter(z);
+	ret = xsu_glue_wait(g, &s, c >= 0 && s.shared[1] == BIT_ULL(c) &&
+			    !(s.excl[0] & BIT_ULL(c)));
+	KUNIT_EXPECT_EQ_MSG(test, ret, 0, "HT1 on %d: S %llx, HT0 X %llx", c,
+			    s.shared[1], s.excl[0]);
+	for (i = 0; i < 4; i++)
+		KUNIT_EXPECT_NE(test, xsu_glue_state(x[i]),
+				PERF_EVENT_STATE_ERROR);
+	xsu_glue_expect_no_leak(g, &ledger);
+}
+
+/*
+ * The starvation the arbitration prevents: HT0's four flexible corrupting
+ * events fit and would never multiplex, leaving HT1 nothing. HT1 adds two
+ * other events: over 200 ms both of them run most of the time, and HT0
+ * keeps running on what it has left, every one of its events in turn.
+ */
+static void glue_arbitration_both_threads_run(struct kunit *test)
+{
+	struct xsu_glue_times t0[6], t1[6];
+	struct xsu_glue *g = test->priv;
+	struct xsu_glue_ledger ledger;
+	struct perf_event *ev[6];
+	u64 enabled, running, ht0 = 0;
+	int i, ret;
+
+	xsu_glue_ledger(g, &ledger);
+	xsu_glue_hold_all(g, ev, 4);
+	ev[4] = xsu_glue_event(g, 1, GLUE_BRANCHES, false);
+	ev[5] = xsu_glue_event(g, 1, GLUE_MISPREDICTS, false);
+	perf_event_enable(ev[4]);
+	perf_event_enable(ev[5]);
+	ret = xsu_glue_until(xsu_glue_running(ev[4]) &&
+			     xsu_glue_running(ev[5]));
+	KUNIT_ASSERT_EQ_MSG(test, ret, 0, "HT1's events never ran together");
+
+	for (i = 0; i < 6; i++)
+		xsu_glue_times(ev[i], &t0[i]);
+	msleep(200);
+	for (i = 0; i < 6; i++)
+		xsu_glue_times(ev[i], &t1[i]);
+
+	for (i = 0; i < 6; i++) {
+		enabled = t1[i].enabled - t0[i].enabled;
+		running = t1[i].running - t0[i].running;
+		kunit_info(test, "HT%d event %d ran %llu of %llu ns\n",
+			   i < 4 ? 0 : 1, i, running, enabled);
+		if (i < 4) {
+			KUNIT_EXPECT_GT_MSG(test, running, 0,
+					    "HT0's event %d starved", i);
+			ht0 += running;
+		} else {
+			KUNIT_EXPECT_GT_MSG(test, running * 2, enabled,
+					    "HT1's event %d ran %llu of %llu ns",
+					    i, running, enabled);
+		}
+	}
+	/* HT0 kept at least one counter's worth. */
+	KUNIT_EXPECT_GE(test, ht0, t1[0].enabled - t0[0].enabled);
+	xsu_glue_expect_no_leak(g, &ledger);
+}
+
+/*
+ * An event tied to one counter (PREC_DIST, counter 1 on Haswell) on HT1,
+ * while HT0's four corrupting events hold every counter: a budget alone
+ * would not help if HT0 kept counter 1. HT1's demand names it, HT0's
+ * flexible events leave it, and the tied event runs there most of the time.
+ */
+static void glue_tied_event_gets_its_counter(struct kunit *test)
+{
+	struct xsu_glue *g = test->priv;
+	struct xsu_glue_ledger ledger;
+	struct xsu_glue_times t0, t1;
+	struct perf_event *x[4], *p;
+	struct xsu_glue_snap s;
+	int ret;
+
+	xsu_glue_ledger(g, &ledger);
+	xsu_glue_hold_all(g, x, 4);
+	p = xsu_glue_event(g, 1, GLUE_PREC_DIST, false);
+	perf_event_enable(p);
+	KUNIT_ASSERT_EQ_MSG(test, xsu_glue_wait_active(p), 0,
+			    "the tied event never ran");
+	KUNIT_EXPECT_EQ(test, xsu_glue_counter(p), 1);
+	ret = xsu_glue_wait(g, &s, s.shared[1] == BIT_ULL(1) &&
+			    !(s.excl[0] & BIT_ULL(1)));
+	KUNIT_EXPECT_EQ_MSG(test, ret, 0, "HT1 S %llx, HT0 X %llx", s.shared[1],
+			    s.excl[0]);
+
+	xsu_glue_times(p, &t0);
+	msleep(200);
+	xsu_glue_times(p, &t1);
+	KUNIT_EXPECT_GT_MSG(test, (t1.running - t0.running) * 2,
+			    t1.enabled - t0.enabled, "ran %llu of %llu ns",
+			    t1.running - t0.running, t1.enabled - t0.enabled);
+	xsu_glue_expect_no_leak(g, &ledger);
+}
+
+/*
+ * A thread's pinned events are not charged against the budget its waiting
+ * sibling imposes: HT0 pins three GP events, HT1's four flexible corrupting
+ * events are left one counter and wait for more, so HT0's budget drops to
+ * two. HT0's flexible event on a fixed counter (INST_RETIRED.ANY) still
+ * fits, and runs all the time.
+ */
+static void glue_budget_spares_pinned_events(struct kunit *test)
+{
+	static const u64 pinned[] = { 0x00c4, 0x00c5, 0x01c2 };
+	struct xsu_glue *g = test->priv;
+	struct xsu_glue_ledger ledger;
+	struct xsu_glue_times t0, t1;
+	struct perf_event *x[4], *f;
+	struct xsu_glue_snap s;
+	int i, ret;
+
+	xsu_glue_ledger(g, &ledger);
+	for (i = 0; i < ARRAY_SIZE(pinned); i++) {
+		f = xsu_glue_event(g, 0, pinned[i], true);
+		perf_event_enable(f);
+		KUNIT_ASSERT_TRUE(test, xsu_glue_running(f));
+	}
+	for (i = 0; i < 4; i++) {
+		x[i] = xsu_glue_event(g, 1, GLUE_CORRUPTING, false);
+		perf_event_enable(x[i]);
+	}
+	ret = xsu_glue_wait(g, &s, s.demand[1] > 1 && s.excl[1]);
+	KUNIT_ASSERT_EQ_MSG(test, ret, 0, "HT1 X %llx, demand %d", s.excl[1],
+			    s.demand[1]);
+
+	f = xsu_glue_event(g, 0, 0x00c0, false);
+	perf_event_enable(f);
+	KUNIT_ASSERT_EQ(test, xsu_glue_wait_active(f), 0);
+	KUNIT_EXPECT_GE(test, xsu_glue_counter(f), INTEL_PMC_IDX_FIXED);
+	xsu_glue_times(f, &t0);
+	msleep(200);
+	xsu_glue_times(f, &t1);
+	xsu_glue_snap(g, &s);
+	KUNIT_EXPECT_GT_MSG(test, (t1.running - t0.running) * 10,
+			    (t1.enabled - t0.enabled) * 9,
+			    "ran %llu of %llu ns beside HT1's demand of %d",
+			    t1.running - t0.running, t1.enabled - t0.enabled,
+			    s.demand[1]);
+	xsu_glue_expect_no_leak(g, &ledger);
+}
+
+/*
+ * Switched off while both threads compete for counters, the events
+ * released meanwhile, then switched on again: nothing of the arbitration
+ * before the switch may outlive it. A demand still standing would cap the
+ * sibling to half its counters with nothing left to use them: HT0's four
+ * corrupting events must all run at once again.
+ */
+static void glue_knob_cycle_forgets_demands(struct kunit *test)
+{
+	struct xsu_glue *g = test->priv;
+	struct perf_event *x[4], *b[2];
+	struct xsu_glue_snap s;
+	int i, ret;
+
+	xsu_glue_hold_all(g, x, 4);
+	for (i = 0; i < 2; i++) {
+		b[i] = xsu_glue_event(g, 1, GLUE_BRANCHES, false);
+		perf_event_enable(b[i]);
+	}
+	ret = xsu_glue_wait(g, &s, s.demand[0] && s.demand[1] && s.shared[1]);
+	KUNIT_ASSERT_EQ_MSG(test, ret, 0, "demands HT0 %d HT1 %d, HT1 S %llx",
+			    s.demand[0], s.demand[1], s.shared[1]);
+
+	KUNIT_ASSERT_EQ(test, xsu_glue_knob(false), 0);
+	for (i = 0; i < 4; i++)
+		xsu_glue_release(g, x[i]);
+	for (i = 0; i < 2; i++)
+		xsu_glue_release(g, b[i]);
+	KUNIT_ASSERT_EQ(test, xsu_glue_knob(true), 0);
+
+	ret = xsu_glue_wait(g, &s, xsu_glue_snap_clean(&s) &&
+			    !s.demand[0] && !s.demand[1]);
+	KUNIT_EXPECT_EQ_MSG(test, ret, 0,
+			    "off, release, on: demands HT0 %d HT1 %d still stand",
+			    s.demand[0], s.demand[1]);
+	xsu_glue_hold_all(g, x, 4);
 }
 
 static struct kunit_case x86_intel_xsu_glue_cases[] = {
-	KUNIT_CASE(glue_protocol_walkthrough),
-	KUNIT_CASE(glue_move_exposure_window),
-	KUNIT_CASE(glue_empty_mask_stays_dynamic),
-	KUNIT_CASE(glue_sibling_failure_busy),
-	KUNIT_CASE(glue_want_from_first_unplaced),
-	KUNIT_CASE(glue_offline_forgets_demand),
-	KUNIT_CASE(glue_too_many_events_inval),
-	KUNIT_CASE(glue_no_starvation),
+	KUNIT_CASE_SLOW(glue_protocol_real_events),
+	KUNIT_CASE_SLOW(glue_pinned_reclaims_held_counter),
+	KUNIT_CASE_SLOW(glue_pinned_too_large_errors),
+	KUNIT_CASE_SLOW(glue_knob_off_static_masks_on_again),
+	KUNIT_CASE_SLOW(glue_knob_off_takes_no_core_lock),
+	KUNIT_CASE_SLOW(glue_offline_releases_counters),
+	KUNIT_CASE_SLOW(glue_arbitration_both_threads_run),
+	KUNIT_CASE_SLOW(glue_tied_event_gets_its_counter),
+	KUNIT_CASE_SLOW(glue_budget_spares_pinned_events),
+	KUNIT_CASE_SLOW(glue_knob_cycle_forgets_demands),
 	{}
 };
 
 static struct kunit_suite x86_intel_xsu_glue_suite = {
 	.name = "x86_intel_xsu_glue",
+	.init = xsu_glue_init,
 	.test_cases = x86_intel_xsu_glue_cases,
 };
 

@@ -23,7 +23,9 @@ struct xsu_window {
 	int n;
 	u64 mask[8];
 	bool corrupting[8];
+	bool pinned[8];
 	int counter[8];
+	bool reclaim;
 };
 
 /*
@@ -39,11 +41,13 @@ static void xsu_txn(struct xsu_core *xc, int tid, const struct xsu_window *w,
 	int i;
 
 	local_irq_save(flags);
-	xsu_begin(xc, tid);
+	xsu_begin(xc, tid, w->reclaim);
 	for (i = 0; i < w->n; i++)
-		dyn[i] = xsu_constrain(xc, tid, w->mask[i], w->corrupting[i]);
+		dyn[i] = xsu_constrain(xc, tid, w->mask[i], w->corrupting[i],
+				       w->pinned[i]);
 	for (i = 0; commit && i < w->n; i++)
-		xsu_commit(xc, tid, w->counter[i], w->corrupting[i]);
+		xsu_commit(xc, tid, w->counter[i], w->corrupting[i],
+			   w->pinned[i]);
 	xsu_end(xc, tid);
 	local_irq_restore(flags);
 }
@@ -66,8 +70,29 @@ static void xsu_add(struct xsu_window *w, u64 mask, bool corrupting,
 {
 	w->mask[w->n] = mask;
 	w->corrupting[w->n] = corrupting;
+	w->pinned[w->n] = false;
 	w->counter[w->n] = counter;
 	w->n++;
+}
+
+/* The same, for an event of a pinned group. */
+static void xsu_add_pinned(struct xsu_window *w, u64 mask, bool corrupting,
+			   int counter)
+{
+	xsu_add(w, mask, corrupting, counter);
+	w->pinned[w->n - 1] = true;
+}
+
+/* x86_pmu_enable() after xsu_settle(): the counters kept disabled. */
+static u64 xsu_held_now(struct xsu_core *xc, int tid)
+{
+	unsigned long flags;
+	u64 held;
+
+	local_irq_save(flags);
+	held = xsu_hold(xc, tid);
+	local_irq_restore(flags);
+	return held;
 }
 
 static struct xsu_core *xsu_new(struct kunit *test)
@@ -134,11 +159,11 @@ static void static_without_corrupting(struct kunit *test)
 	u64 dyn;
 
 	for (sh = 0; sh < 16; sh++) {
-		xsu_track(xc, 1, 0, sh);
+		xsu_track(xc, 1, 0, sh, 0);
 		for (m = 1; m < 16; m++) {
 			local_irq_save(flags);
-			xsu_begin(xc, 0);
-			dyn = xsu_constrain(xc, 0, m, false);
+			xsu_begin(xc, 0, false);
+			dyn = xsu_constrain(xc, 0, m, false, false);
 			xsu_end(xc, 0);
 			local_irq_restore(flags);
 			KUNIT_EXPECT_EQ(test, dyn, (u64)m);
@@ -201,7 +226,7 @@ static void move_keeps_old_counter_until_settled(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, dyn[0], 0);
 	/* HT1 failed on a counter HT0 is leaving: HT0 will report settling */
 	local_irq_save(flags);
-	xsu_begin(xc, 1);
+	xsu_begin(xc, 1, false);
 	waits = xsu_wait_settle(xc, 1);
 	xsu_end(xc, 1);
 	first = xsu_settle(xc, 0);
@@ -215,11 +240,47 @@ static void move_keeps_old_counter_until_settled(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, dyn[0], 0x1);
 	/* settled: nothing to wait for */
 	local_irq_save(flags);
-	xsu_begin(xc, 0);
+	xsu_begin(xc, 0, false);
 	waits = xsu_wait_settle(xc, 0);
 	xsu_end(xc, 0);
 	local_irq_restore(flags);
 	KUNIT_EXPECT_FALSE(test, waits);
+}
+
+/*
+ * The sibling that failed on counters being left is told once: after the
+ * settle that reported it, later settles of the thread report nothing
+ * until the sibling fails on them again.
+ */
+static void settle_reports_once(struct kunit *test)
+{
+	struct xsu_core *xc = xsu_new(test);
+	struct xsu_window a = { }, b = { };
+	unsigned long flags;
+	bool waits;
+	u64 dyn[8];
+
+	xsu_add(&a, 0x1, false, 0);
+	xsu_txn(xc, 0, &a, true, dyn);
+	xsu_settled(xc, 0);
+	a.mask[0] = 0x2;
+	a.counter[0] = 1;
+	xsu_txn(xc, 0, &a, true, dyn);
+	xsu_add(&b, 0x1, true, 0);
+	xsu_txn(xc, 1, &b, false, dyn);
+	local_irq_save(flags);
+	xsu_begin(xc, 1, false);
+	waits = xsu_wait_settle(xc, 1);
+	xsu_end(xc, 1);
+	local_irq_restore(flags);
+	KUNIT_ASSERT_TRUE(test, waits);
+	KUNIT_EXPECT_TRUE(test, xsu_settled(xc, 0));
+
+	/* HT0 moves back and settles: HT1 is not waiting any more. */
+	a.mask[0] = 0x1;
+	a.counter[0] = 0;
+	xsu_txn(xc, 0, &a, true, dyn);
+	KUNIT_EXPECT_FALSE(test, xsu_settled(xc, 0));
 }
 
 /* A transaction that commits nothing leaves the thread's states alone. */
@@ -239,13 +300,18 @@ static void failed_pass_leaves_no_state(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, xc->thread[0].excl, 0x1);
 	KUNIT_EXPECT_EQ(test, xc->thread[0].shared, 0x2);
 
-	/* Inside a pass, release does nothing: put-back events hold none. */
+	/*
+	 * Inside a pass, release does nothing: put-back events hold none.
+	 * The placement keeps the counter through the next settle.
+	 */
 	local_irq_save(flags);
-	xsu_begin(xc, 0);
+	xsu_begin(xc, 0, false);
 	xsu_release(xc, 0, 0);
 	xsu_end(xc, 0);
+	xsu_settle(xc, 0);
 	local_irq_restore(flags);
 	KUNIT_EXPECT_EQ(test, xc->thread[0].excl, 0x1);
+	KUNIT_EXPECT_EQ(test, xc->thread[0].place_excl, 0x1);
 	xsu_add(&a, 0x3, false, -1);
 	xsu_txn(xc, 0, &a, false, dyn);
 	KUNIT_EXPECT_EQ(test, xc->thread[0].excl, 0x1);
@@ -274,6 +340,208 @@ static void switch_off_clears_states(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, xc->thread[1].shared, 0);
 }
 
+/*
+ * Switching on, between the two steps: a thread already tracked records
+ * its passes although masks do not apply yet, so that the states are
+ * exact when they do.
+ */
+static void tracked_pass_before_enable(struct kunit *test)
+{
+	struct xsu_core *xc = xsu_new(test);
+	struct xsu_window a = { }, b = { };
+	u64 dyn[8];
+
+	xsu_disable(xc);
+	xsu_track(xc, 0, BIT_ULL(0), 0, 0);
+	/* HT0 moves its corrupting event to c1 before masks apply. */
+	xsu_add(&a, 0x3, true, 1);
+	xsu_txn(xc, 0, &a, true, dyn);
+	KUNIT_EXPECT_EQ(test, dyn[0], 0x3);
+	xsu_settled(xc, 0);
+	KUNIT_EXPECT_EQ(test, xsu_counter_state(xc, 0, 0), XSU_UNUSED);
+	KUNIT_EXPECT_EQ(test, xsu_counter_state(xc, 0, 1), XSU_EXCLUSIVE);
+
+	xsu_track(xc, 1, 0, 0, 0);
+	xsu_enable(xc);
+	xsu_add(&b, 0x3, false, 0);
+	xsu_txn(xc, 1, &b, false, dyn);
+	KUNIT_EXPECT_EQ(test, dyn[0], 0x1);
+}
+
+/*
+ * A pinned event of a reclaim pass sees only the sibling's pinned states;
+ * outside a reclaim pass, or for a flexible event, every state counts.
+ */
+static void reclaim_sees_pinned_states_only(struct kunit *test)
+{
+	struct xsu_core *xc = xsu_new(test);
+	struct xsu_window sib = { }, a = { };
+	u64 dyn[8];
+
+	xsu_add(&sib, 0x1, true, 0);		/* flexible, corrupting, c0 */
+	xsu_add_pinned(&sib, 0x2, true, 1);	/* pinned, corrupting, c1 */
+	xsu_add(&sib, 0x4, false, 2);		/* flexible, c2 */
+	xsu_txn(xc, 1, &sib, true, dyn);
+	xsu_settled(xc, 1);
+
+	xsu_add_pinned(&a, 0xf, false, -1);
+	xsu_add_pinned(&a, 0xf, true, -1);
+	xsu_add(&a, 0xf, false, -1);
+	xsu_txn(xc, 0, &a, false, dyn);
+	KUNIT_EXPECT_EQ(test, dyn[0], 0xc);
+	KUNIT_EXPECT_EQ(test, dyn[1], 0x8);
+	KUNIT_EXPECT_EQ(test, dyn[2], 0xc);
+
+	a.reclaim = true;
+	xsu_txn(xc, 0, &a, false, dyn);
+	KUNIT_EXPECT_EQ(test, dyn[0], 0xd);
+	KUNIT_EXPECT_EQ(test, dyn[1], 0xd);
+	KUNIT_EXPECT_EQ(test, dyn[2], 0xc);
+}
+
+/*
+ * A counter taken back stays disabled (held) until the sibling has left
+ * it: its settle tells the holder to look again, and then it is free.
+ */
+static void reclaimed_counter_held_until_left(struct kunit *test)
+{
+	struct xsu_core *xc = xsu_new(test);
+	struct xsu_window sib = { }, a = { };
+	u64 dyn[8];
+
+	xsu_add(&sib, 0x3, true, 0);
+	xsu_txn(xc, 1, &sib, true, dyn);
+	xsu_settled(xc, 1);
+
+	/* HT0's pinned event takes c0 in a reclaim pass */
+	xsu_add_pinned(&a, 0x1, false, 0);
+	a.reclaim = true;
+	xsu_txn(xc, 0, &a, true, dyn);
+	KUNIT_EXPECT_EQ(test, dyn[0], 0x1);
+	xsu_settled(xc, 0);
+	KUNIT_EXPECT_EQ(test, xsu_held_now(xc, 0), 0x1);
+	KUNIT_EXPECT_EQ(test, xsu_held_now(xc, 0), 0x1);
+
+	/* HT1 reschedules: its event must leave c0 */
+	xsu_txn(xc, 1, &sib, false, dyn);
+	KUNIT_EXPECT_EQ(test, dyn[0], 0x2);
+	sib.counter[0] = 1;
+	xsu_txn(xc, 1, &sib, true, dyn);
+	/* not settled yet: HT1's hardware may still run c0 */
+	KUNIT_EXPECT_EQ(test, xsu_held_now(xc, 0), 0x1);
+	KUNIT_EXPECT_TRUE(test, xsu_settled(xc, 1));
+	KUNIT_EXPECT_EQ(test, xsu_held_now(xc, 0), 0);
+	/* nothing held: nothing to report any more */
+	xsu_txn(xc, 1, &sib, true, dyn);
+	KUNIT_EXPECT_FALSE(test, xsu_settled(xc, 1));
+	KUNIT_EXPECT_EQ(test, xsu_counter_state(xc, 0, 0), XSU_SHARED);
+}
+
+/* A reclaim pass never takes a counter from the sibling's pinned events. */
+static void reclaim_leaves_pinned_alone(struct kunit *test)
+{
+	struct xsu_core *xc = xsu_new(test);
+	struct xsu_window sib = { }, a = { };
+	u64 dyn[8];
+
+	xsu_add_pinned(&sib, 0xf, true, 0);
+	xsu_add_pinned(&sib, 0xf, true, 1);
+	xsu_add_pinned(&sib, 0xf, false, 2);
+	xsu_add_pinned(&sib, 0xf, false, 3);
+	xsu_txn(xc, 1, &sib, true, dyn);
+	xsu_settled(xc, 1);
+
+	xsu_add_pinned(&a, 0xf, false, -1);
+	a.reclaim = true;
+	xsu_txn(xc, 0, &a, false, dyn);
+	KUNIT_EXPECT_EQ(test, dyn[0], 0xc);
+	a.corrupting[0] = true;
+	xsu_txn(xc, 0, &a, false, dyn);
+	KUNIT_EXPECT_EQ(test, dyn[0], 0);
+}
+
+/* Switching off or going offline frees what was held. */
+static void held_cleared_when_off(struct kunit *test)
+{
+	struct xsu_core *xc = xsu_new(test);
+	struct xsu_window sib = { }, a = { };
+	u64 dyn[8];
+
+	xsu_add(&sib, 0x1, true, 0);
+	xsu_txn(xc, 1, &sib, true, dyn);
+	xsu_settled(xc, 1);
+	xsu_add_pinned(&a, 0x1, false, 0);
+	a.reclaim = true;
+	xsu_txn(xc, 0, &a, true, dyn);
+	xsu_settled(xc, 0);
+	KUNIT_EXPECT_EQ(test, xsu_held_now(xc, 0), 0x1);
+	xsu_disable(xc);
+	KUNIT_EXPECT_EQ(test, xsu_held_now(xc, 0), 0);
+
+	xsu_thread_online(xc, 0, true);
+	xsu_thread_online(xc, 1, true);
+	xsu_txn(xc, 1, &sib, true, dyn);
+	xsu_settled(xc, 1);
+	xsu_txn(xc, 0, &a, true, dyn);
+	xsu_settled(xc, 0);
+	KUNIT_EXPECT_EQ(test, xsu_held_now(xc, 0), 0x1);
+	xsu_thread_offline(xc, 1);
+	KUNIT_EXPECT_EQ(test, xsu_held_now(xc, 0), 0);
+}
+
+/*
+ * A thread that goes offline holding counters it took back forgets them:
+ * its sibling, leaving those counters, has nobody to tell, and the thread
+ * comes back online holding none.
+ */
+static void held_forgotten_offline(struct kunit *test)
+{
+	struct xsu_core *xc = xsu_new(test);
+	struct xsu_window sib = { }, a = { };
+	u64 dyn[8];
+
+	xsu_add(&sib, 0x3, true, 0);
+	xsu_txn(xc, 1, &sib, true, dyn);
+	xsu_settled(xc, 1);
+	xsu_add_pinned(&a, 0x1, false, 0);
+	a.reclaim = true;
+	xsu_txn(xc, 0, &a, true, dyn);
+	xsu_settled(xc, 0);
+	KUNIT_EXPECT_EQ(test, xsu_held_now(xc, 0), 0x1);
+
+	xsu_thread_offline(xc, 0);
+	sib.counter[0] = 1;
+	xsu_txn(xc, 1, &sib, true, dyn);
+	KUNIT_EXPECT_FALSE(test, xsu_settled(xc, 1));
+	xsu_thread_online(xc, 0, true);
+	KUNIT_EXPECT_EQ(test, xc->thread[0].held, 0);
+}
+
+/*
+ * A counter index out of range is not a counter: releasing it changes
+ * nothing of the placement (bit 0 included, where a shift by 64 lands on
+ * x86).
+ */
+static void release_out_of_range(struct kunit *test)
+{
+	struct xsu_core *xc = xsu_new(test);
+	struct xsu_window a = { };
+	unsigned long flags;
+	u64 dyn[8];
+
+	xsu_add(&a, 0x1, true, 0);
+	xsu_txn(xc, 0, &a, true, dyn);
+	xsu_settled(xc, 0);
+
+	local_irq_save(flags);
+	xsu_release(xc, 0, 64);
+	xsu_release(xc, 0, -1);
+	local_irq_restore(flags);
+	xsu_settled(xc, 0);
+	KUNIT_EXPECT_EQ(test, xsu_held(xc, 0), 0x1);
+	KUNIT_EXPECT_EQ(test, xsu_counter_state(xc, 0, 0), XSU_EXCLUSIVE);
+}
+
 static void switch_on_from_counters(struct kunit *test)
 {
 	struct xsu_core *xc = xsu_new(test);
@@ -287,8 +555,8 @@ static void switch_on_from_counters(struct kunit *test)
 	xsu_txn(xc, 1, &b, true, dyn);
 
 	/* Each thread records what is on its counters, then masks apply. */
-	xsu_track(xc, 0, BIT_ULL(a.counter[0]), 0);
-	xsu_track(xc, 1, 0, BIT_ULL(b.counter[0]));
+	xsu_track(xc, 0, BIT_ULL(a.counter[0]), 0, 0);
+	xsu_track(xc, 1, 0, BIT_ULL(b.counter[0]), 0);
 	KUNIT_EXPECT_EQ(test, xsu_counter_state(xc, 0, 0), XSU_EXCLUSIVE);
 	KUNIT_EXPECT_EQ(test, xsu_counter_state(xc, 1, 0), XSU_SHARED);
 	xsu_enable(xc);
@@ -326,11 +594,11 @@ static void corrupting_present_follows_account(struct kunit *test)
 
 	local_irq_save(flags);
 	xsu_account(xc, 1, 1);
-	xsu_begin(xc, 0);
+	xsu_begin(xc, 0, false);
 	present[0] = xsu_corrupting_present(xc, 0);
 	xsu_end(xc, 0);
 	xsu_account(xc, 1, -1);
-	xsu_begin(xc, 0);
+	xsu_begin(xc, 0, false);
 	present[1] = xsu_corrupting_present(xc, 0);
 	xsu_end(xc, 0);
 	local_irq_restore(flags);
@@ -340,7 +608,7 @@ static void corrupting_present_follows_account(struct kunit *test)
 	xsu_disable(xc);
 	local_irq_save(flags);
 	xsu_account(xc, 1, 1);
-	xsu_begin(xc, 0);
+	xsu_begin(xc, 0, false);
 	present[2] = xsu_corrupting_present(xc, 0);
 	xsu_end(xc, 0);
 	local_irq_restore(flags);
@@ -400,7 +668,7 @@ static void lock_usage_from_hardirq(struct kunit *test)
 	xsu_txn(xc, 0, &a, true, dyn);
 	KUNIT_EXPECT_EQ(test, dyn[0], 0xe);
 	xsu_disable(xc);
-	xsu_track(xc, 0, 0, BIT_ULL(a.counter[0]));
+	xsu_track(xc, 0, 0, BIT_ULL(a.counter[0]), 0);
 	xsu_enable(xc);
 	xsu_thread_offline(xc, 1);
 
@@ -412,9 +680,17 @@ static struct kunit_case x86_intel_xsu_cases[] = {
 	KUNIT_CASE(static_without_corrupting),
 	KUNIT_CASE(release_returns_unused),
 	KUNIT_CASE(move_keeps_old_counter_until_settled),
+	KUNIT_CASE(settle_reports_once),
 	KUNIT_CASE(failed_pass_leaves_no_state),
 	KUNIT_CASE(switch_off_clears_states),
 	KUNIT_CASE(switch_on_from_counters),
+	KUNIT_CASE(tracked_pass_before_enable),
+	KUNIT_CASE(reclaim_sees_pinned_states_only),
+	KUNIT_CASE(reclaimed_counter_held_until_left),
+	KUNIT_CASE(reclaim_leaves_pinned_alone),
+	KUNIT_CASE(held_cleared_when_off),
+	KUNIT_CASE(held_forgotten_offline),
+	KUNIT_CASE(release_out_of_range),
 	KUNIT_CASE(offline_releases_counters),
 	KUNIT_CASE(corrupting_present_follows_account),
 	KUNIT_CASE(lock_usage_from_hardirq),
@@ -489,12 +765,52 @@ static void arb_demand_and_lapse(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, xsu_arb_gpmax(arb, 0, 4, t0 + 5), 4);
 	/* HT1 itself is not held back by its own demand. */
 	KUNIT_EXPECT_EQ(test, xsu_arb_gpmax(arb, 1, 4, t0), 4);
-	/* A committed pass publishes nothing. */
+	/* A pass with no event needing a GP counter publishes nothing. */
 	xsu_arb_begin(arb, 0);
 	KUNIT_EXPECT_FALSE(test, xsu_arb_end(arb, 0, 0, 0, 0, t0, 5));
 	KUNIT_EXPECT_EQ(test, arb->demand[0], 0);
 	KUNIT_EXPECT_FALSE(test, xsu_arb_waits(arb, 0));
 	KUNIT_EXPECT_TRUE(test, xsu_arb_waits(arb, 1));
+}
+
+/*
+ * A committed pass renews a standing demand, and asks nothing of the
+ * sibling: a thread whose task runs in short slices keeps its share
+ * across them, instead of failing at every switch-in after the sibling
+ * took the counters back. Without a standing demand it publishes none.
+ * The demand lapses once passes stop.
+ */
+static void arb_committed_pass_renews(struct kunit *test)
+{
+	const u64 two[] = { 0xf, 0xf }, four[] = { 0xf, 0xf, 0xf, 0xf };
+	struct xsu_arb *arb = arb_new(test);
+	int i;
+
+	xsu_arb_init(arb, 4);
+	xsu_arb_begin(arb, 1);
+	xsu_arb_note(arb, 1, 0, two[0], false);
+	xsu_arb_note(arb, 1, 1, two[1], false);
+	KUNIT_EXPECT_FALSE(test, xsu_arb_end(arb, 1, 0, 0x3, 0xc, 90, 5));
+	KUNIT_EXPECT_EQ(test, arb->demand[1], 0);
+
+	KUNIT_EXPECT_TRUE(test, arb_fail(arb, 1, two, 0, 2, 0, 0xf, 100));
+	xsu_arb_rescheduled(arb, 0);
+	/* HT1's task runs again every 3 ticks: its passes place both */
+	for (i = 1; i <= 10; i++) {
+		xsu_arb_begin(arb, 1);
+		xsu_arb_note(arb, 1, 0, two[0], false);
+		xsu_arb_note(arb, 1, 1, two[1], false);
+		KUNIT_EXPECT_FALSE(test, xsu_arb_end(arb, 1, 0, 0x3, 0xc,
+						     100 + 3 * i, 5));
+		KUNIT_EXPECT_FALSE(test, xsu_arb_waits(arb, 1));
+		KUNIT_EXPECT_EQ(test, xsu_arb_gpmax(arb, 0, 4, 100 + 3 * i + 2),
+				2);
+	}
+	KUNIT_EXPECT_FALSE(test, arb->kicked[0]);
+	/* HT1 waits for nothing: HT0 within its budget asks it to retry nothing */
+	KUNIT_EXPECT_FALSE(test, arb_fail(arb, 0, four, 0xf, 4, 0x3, 0x3, 131));
+	/* no pass for longer than the hold: the sibling gets all back */
+	KUNIT_EXPECT_EQ(test, xsu_arb_gpmax(arb, 0, 4, 100 + 30 + 5), 4);
 }
 
 /*
@@ -518,6 +834,22 @@ static void arb_want_from_the_failed_event(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, xsu_arb_avoid(arb, 0, 40), 0x2);
 	/* every GP event of the window counts, placed or not */
 	KUNIT_EXPECT_EQ(test, arb->demand[1], 3);
+}
+
+/*
+ * An event that may take any GP counter is tied to none: its sibling has
+ * no counter to leave it, only a budget to keep.
+ */
+static void arb_untied_avoids_nothing(struct kunit *test)
+{
+	const u64 masks[] = { 0xf, 0xf };
+	struct xsu_arb *arb = arb_new(test);
+
+	xsu_arb_init(arb, 4);
+	KUNIT_EXPECT_TRUE(test, arb_fail(arb, 1, masks, 0x3, 2, 0, 0xf, 40));
+	KUNIT_EXPECT_EQ(test, arb->want[1], 0);
+	KUNIT_EXPECT_EQ(test, xsu_arb_avoid(arb, 0, 40), 0);
+	KUNIT_EXPECT_EQ(test, xsu_arb_gpmax(arb, 0, 4, 40), 2);
 }
 
 /*
@@ -556,6 +888,51 @@ static void arb_offline_forgets(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, arb->kicked[0]);
 }
 
+/*
+ * A demand stands while its thread holds GP counters, however long it
+ * makes no pass, and for the hold after it let the last one go.
+ */
+static void arb_demand_stands_while_holding(struct kunit *test)
+{
+	const u64 two[] = { 0xf, 0xf };
+	struct xsu_arb *arb = arb_new(test);
+
+	xsu_arb_init(arb, 4);
+	KUNIT_EXPECT_TRUE(test, arb_fail(arb, 1, two, 0, 2, 0, 0xf, 200));
+	xsu_arb_rescheduled(arb, 0);
+	/* HT1's group is placed on c0-c1 and stays, without a pass */
+	xsu_arb_round(arb, 1, false, 0x3, 201, 5);
+	KUNIT_EXPECT_EQ(test, xsu_arb_gpmax(arb, 0, 4, 201 + 1000), 2);
+	/* a fixed counter alone holds nothing the sibling wants */
+	xsu_arb_round(arb, 1, false, BIT_ULL(32), 1300, 5);
+	KUNIT_EXPECT_EQ(test, xsu_arb_gpmax(arb, 0, 4, 1304), 2);
+	KUNIT_EXPECT_EQ(test, xsu_arb_gpmax(arb, 0, 4, 1305), 4);
+	/* held again: stands again */
+	xsu_arb_round(arb, 1, false, 0x1, 1306, 5);
+	KUNIT_EXPECT_EQ(test, xsu_arb_gpmax(arb, 0, 4, 5000), 2);
+	xsu_arb_thread_reset(arb, 1);
+	KUNIT_EXPECT_EQ(test, xsu_arb_gpmax(arb, 0, 4, 5000), 4);
+}
+
+/*
+ * A thread that went offline and came back waits afresh: within the same
+ * tick, it is asked to retry as soon as its sibling stops within its
+ * budget, although it was asked before it went.
+ */
+static void arb_offline_forgets_retries(struct kunit *test)
+{
+	const u64 one[] = { 0xf }, four[] = { 0xf, 0xf, 0xf, 0xf };
+	struct xsu_arb *arb = arb_new(test);
+
+	xsu_arb_init(arb, 4);
+	KUNIT_EXPECT_TRUE(test, arb_fail(arb, 1, one, 0x1, 1, 0, 0xf, 30));
+	KUNIT_EXPECT_TRUE(test, arb_fail(arb, 0, four, 0xf, 4, 0x7, 0, 30));
+	KUNIT_EXPECT_FALSE(test, arb_fail(arb, 0, four, 0xf, 4, 0x7, 0, 30));
+	xsu_arb_thread_reset(arb, 1);
+	arb_fail(arb, 1, one, 0x1, 1, 0, 0x7, 30);
+	KUNIT_EXPECT_TRUE(test, arb_fail(arb, 0, four, 0xf, 4, 0x7, 0, 30));
+}
+
 static void arb_demand_only_when_static_fits(struct kunit *test)
 {
 	const u64 five[] = { 0xf, 0xf, 0xf, 0xf, 0xf };
@@ -566,6 +943,8 @@ static void arb_demand_only_when_static_fits(struct kunit *test)
 	/* Five events on four counters: multiplexing, not the sibling. */
 	KUNIT_EXPECT_FALSE(test, arb_fail(arb, 0, five, 0, 5, 0, 0xf, 10));
 	KUNIT_EXPECT_EQ(test, arb->demand[0], 0);
+	KUNIT_EXPECT_FALSE(test, xsu_arb_waits(arb, 0));
+	KUNIT_EXPECT_FALSE(test, arb->kicked[1]);
 
 	/* No corrupting event: the events that need a GP counter count. */
 	arb_fail(arb, 0, mix, 0, 3, 0, 0xf, 10);
@@ -628,7 +1007,7 @@ static void arb_no_kick_for_a_rotating_sibling(struct kunit *test)
 
 	xsu_arb_init(arb, 4);
 	/* HT0 holds all four counters but rotates: HT1 only publishes. */
-	xsu_arb_round(arb, 0, true);
+	xsu_arb_round(arb, 0, true, 0, 0, 5);
 	KUNIT_EXPECT_FALSE(test, arb_fail(arb, 1, two, 0x3, 2, 0, 0xf, 10));
 	KUNIT_EXPECT_EQ(test, arb->demand[1], 2);
 	KUNIT_EXPECT_FALSE(test, arb->kicked[0]);
@@ -637,19 +1016,19 @@ static void arb_no_kick_for_a_rotating_sibling(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, xsu_arb_gpmax(arb, 0, 4, 15), 4);
 
 	/* A round of HT0 that fits: it is asked again. */
-	xsu_arb_round(arb, 0, false);
+	xsu_arb_round(arb, 0, false, 0, 0, 5);
 	KUNIT_EXPECT_TRUE(test, arb_fail(arb, 1, two, 0x3, 2, 0, 0xf, 20));
 	KUNIT_EXPECT_TRUE(test, arb->kicked[0]);
 	xsu_arb_rescheduled(arb, 0);
 
 	/* No retry for a waiting HT1 that rotates either. */
-	xsu_arb_round(arb, 1, true);
+	xsu_arb_round(arb, 1, true, 0, 0, 5);
 	KUNIT_EXPECT_FALSE(test, arb_fail(arb, 0, four, 0xf, 4, 0x3, 0, 20));
-	xsu_arb_round(arb, 1, false);
+	xsu_arb_round(arb, 1, false, 0, 0, 5);
 	KUNIT_EXPECT_TRUE(test, arb_fail(arb, 0, four, 0xf, 4, 0x3, 0, 21));
 
 	/* Going offline forgets that a thread rotated: asked when back. */
-	xsu_arb_round(arb, 0, true);
+	xsu_arb_round(arb, 0, true, 0, 0, 5);
 	xsu_arb_thread_reset(arb, 0);
 	KUNIT_EXPECT_TRUE(test, arb_fail(arb, 1, one, 0, 1, 0, 0xf, 30));
 }
@@ -658,11 +1037,15 @@ static struct kunit_case x86_intel_xsu_arb_cases[] = {
 	KUNIT_CASE(arb_budget_table),
 	KUNIT_CASE(arb_demand_and_lapse),
 	KUNIT_CASE(arb_demand_only_when_static_fits),
+	KUNIT_CASE(arb_committed_pass_renews),
+	KUNIT_CASE(arb_demand_stands_while_holding),
 	KUNIT_CASE(arb_kick_once_and_tied_counters),
 	KUNIT_CASE(arb_retry_bounded),
 	KUNIT_CASE(arb_want_from_the_failed_event),
+	KUNIT_CASE(arb_untied_avoids_nothing),
 	KUNIT_CASE(arb_both_tied_to_one_counter),
 	KUNIT_CASE(arb_offline_forgets),
+	KUNIT_CASE(arb_offline_forgets_retries),
 	KUNIT_CASE(arb_no_kick_for_a_rotating_sibling),
 	{}
 };
@@ -676,4 +1059,4 @@ kunit_test_suites(&x86_intel_xsu_suite, &x86_intel_xsu_arb_suite);
 
 MODULE_DESCRIPTION("KUnit tests for the Intel HT counter exclusion (XSU) and its arbitration");
 MODULE_LICENSE("GPL");
-MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+MODULE_IMPORT_NS("EXPORTED_FOR_KUNIT_TESTING");

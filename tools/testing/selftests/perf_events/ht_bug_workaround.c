@@ -197,7 +197,27 @@ TEST(reads_0_or_1)
 	ASSERT_GE(knob_read(), 0);
 }
 
-TEST(accepted_writes)
+/*
+ * The tests that write the knob: the value found is put back on every
+ * exit path, a failed assertion included (the teardown runs then too).
+ */
+FIXTURE(knob) {
+	int before;
+};
+
+FIXTURE_SETUP(knob)
+{
+	self->before = knob_present() ? knob_read() : -1;
+}
+
+FIXTURE_TEARDOWN(knob)
+{
+	if (self->before >= 0 && !geteuid() &&
+	    knob_read() != self->before)
+		knob_write(self->before ? "1" : "0", 1);
+}
+
+TEST_F(knob, accepted_writes)
 {
 	static const struct {
 		const char *in;
@@ -209,12 +229,10 @@ TEST(accepted_writes)
 	};
 	const char *why = unusable(true);
 	unsigned int i;
-	int orig;
 
 	if (why)
 		SKIP(return, "%s", why);
-	orig = knob_read();
-	ASSERT_GE(orig, 0);
+	ASSERT_GE(self->before, 0);
 
 	for (i = 0; i < ARRAY_SIZE(cases); i++) {
 		EXPECT_EQ(0, knob_write(cases[i].in, strlen(cases[i].in)))
@@ -224,21 +242,18 @@ TEST(accepted_writes)
 		EXPECT_EQ(0, knob_write(cases[i].in, strlen(cases[i].in)));
 		EXPECT_EQ(cases[i].value, knob_read());
 	}
-	knob_write(orig ? "1" : "0", 1);
-	EXPECT_EQ(orig, knob_read());
 }
 
-TEST(rejected_writes_change_nothing)
+TEST_F(knob, rejected_writes_change_nothing)
 {
 	static const char *const bad[] = { "2", "x", "-1", "o", " 1", "\n" };
 	const char *why = unusable(true);
 	unsigned int i;
-	int before, v;
+	int v;
 
 	if (why)
 		SKIP(return, "%s", why);
-	before = knob_read();
-	ASSERT_GE(before, 0);
+	ASSERT_GE(self->before, 0);
 
 	for (v = 0; v < 2; v++) {
 		ASSERT_EQ(0, knob_write(v ? "1" : "0", 1));
@@ -248,31 +263,29 @@ TEST(rejected_writes_change_nothing)
 			EXPECT_EQ(v, knob_read());
 		}
 	}
-	knob_write(before ? "1" : "0", 1);
 }
 
-TEST(non_root_write_refused)
+TEST_F(knob, non_root_write_refused)
 {
 	const char *why = unusable(false);
-	int before, status;
+	int status;
 	pid_t pid;
 
 	if (why)
 		SKIP(return, "%s", why);
-	before = knob_read();
-	ASSERT_GE(before, 0);
+	ASSERT_GE(self->before, 0);
 
 	pid = fork();
 	ASSERT_GE(pid, 0);
 	if (!pid) {
 		if (!geteuid() && (setgid(65534) || setuid(65534)))
 			_exit(2);
-		_exit(knob_write(before ? "0" : "1", 1) == EACCES ? 0 : 1);
+		_exit(knob_write(self->before ? "0" : "1", 1) == EACCES ? 0 : 1);
 	}
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	ASSERT_TRUE(WIFEXITED(status));
 	EXPECT_EQ(0, WEXITSTATUS(status));
-	EXPECT_EQ(before, knob_read());
+	EXPECT_EQ(self->before, knob_read());
 }
 
 /* ---- the two-sibling experiment (affected hardware only) ---- */
@@ -306,6 +319,8 @@ static int open_raw(uint64_t config, int cpu)
 		.config = config,
 		.disabled = 1,
 		.exclude_kernel = 1,
+		.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
+			       PERF_FORMAT_TOTAL_TIME_RUNNING,
 	};
 
 	return syscall(__NR_perf_event_open, &attr, -1, cpu, -1, 0);
@@ -321,17 +336,32 @@ static bool sibling_pair(int *a, int *b)
 	return sscanf(buf, "%d%*[,-]%d", a, b) == 2;
 }
 
-/* Count 0x81d0 on @a and 0x20cc on @b for a second: the 0x20cc count. */
-static int64_t experiment(int a, int b, int64_t *loads)
+/* What one event counted and how long it was enabled and running. */
+struct reading {
+	uint64_t count;
+	uint64_t enabled;
+	uint64_t running;
+};
+
+/*
+ * Count 0x81d0 on @a and 0x20cc on @b for a second, with a load on both.
+ * Returns 0, or -1 when the events cannot be opened or read.
+ */
+static int experiment(int a, int b, struct reading *loads,
+		      struct reading *lbr)
 {
 	pthread_t t[2];
-	uint64_t v[2];
-	int fd[2];
+	int fd[2], ret = 0;
 
 	fd[0] = open_raw(0x81d0, a);	/* MEM_UOPS_RETIRED.ALL_LOADS */
 	fd[1] = open_raw(0x20cc, b);	/* ROB_MISC_EVENTS.LBR_INSERTS */
-	if (fd[0] < 0 || fd[1] < 0)
+	if (fd[0] < 0 || fd[1] < 0) {
+		if (fd[0] >= 0)
+			close(fd[0]);
+		if (fd[1] >= 0)
+			close(fd[1]);
 		return -1;
+	}
 
 	__atomic_store_n(&spin_stop, 0, __ATOMIC_RELAXED);
 	pthread_create(&t[0], NULL, spin, (void *)(intptr_t)a);
@@ -345,49 +375,57 @@ static int64_t experiment(int a, int b, int64_t *loads)
 	pthread_join(t[0], NULL);
 	pthread_join(t[1], NULL);
 
-	if (read(fd[0], &v[0], 8) != 8 || read(fd[1], &v[1], 8) != 8) {
-		v[0] = (uint64_t)-1;
-		v[1] = (uint64_t)-1;
-	}
+	if (read(fd[0], loads, sizeof(*loads)) != sizeof(*loads) ||
+	    read(fd[1], lbr, sizeof(*lbr)) != sizeof(*lbr))
+		ret = -1;
 	close(fd[0]);
 	close(fd[1]);
-	*loads = v[0];
-	return v[1];
+	return ret;
 }
 
-TEST(two_siblings_corruption)
+/*
+ * The erratum itself, on two sibling threads: with the knob at 1 the
+ * sibling's event must run (time_running above 0: a kernel that never
+ * schedules it would read 0 as well) and count nothing, since nothing
+ * uses the LBR; at 0 the loads leak into it.
+ */
+TEST_F(knob, two_siblings_corruption)
 {
 	const char *why = unusable(true);
-	int64_t loads, lbr_on, lbr_off;
-	int a, b, before;
+	struct reading loads, lbr;
+	int a, b;
 
 	if (why)
 		SKIP(return, "%s", why);
 	if (!sibling_pair(&a, &b))
 		SKIP(return, "no sibling of CPU 0 found");
-	before = knob_read();
+	ASSERT_GE(self->before, 0);
 
 	ASSERT_EQ(0, knob_write("1", 1));
-	lbr_on = experiment(a, b, &loads);
-	if (lbr_on < 0) {
-		knob_write(before ? "1" : "0", 1);
+	if (experiment(a, b, &loads, &lbr))
 		SKIP(return, "cannot open raw events 0x81d0/0x20cc");
-	}
-	TH_LOG("workaround on:  CPU %d loads %lld, CPU %d LBR inserts %lld",
-	       a, (long long)loads, b, (long long)lbr_on);
-	EXPECT_GT(loads, 0);
+	TH_LOG("workaround on:  CPU %d loads %llu (ran %llu of %llu ns),",
+	       a, (unsigned long long)loads.count,
+	       (unsigned long long)loads.running,
+	       (unsigned long long)loads.enabled);
+	TH_LOG("                CPU %d LBR inserts %llu (ran %llu of %llu ns)",
+	       b, (unsigned long long)lbr.count,
+	       (unsigned long long)lbr.running,
+	       (unsigned long long)lbr.enabled);
+	EXPECT_GT(loads.running, 0);
+	EXPECT_GT(loads.count, 0);
+	EXPECT_GT(lbr.running, 0);
 	/* Nothing uses the LBR: only a leak could count here. */
-	EXPECT_EQ(0, lbr_on);
+	EXPECT_EQ(0, lbr.count);
 
 	ASSERT_EQ(0, knob_write("0", 1));
-	lbr_off = experiment(a, b, &loads);
-	TH_LOG("workaround off: CPU %d loads %lld, CPU %d LBR inserts %lld",
-	       a, (long long)loads, b, (long long)lbr_off);
+	ASSERT_EQ(0, experiment(a, b, &loads, &lbr));
+	TH_LOG("workaround off: CPU %d loads %llu, CPU %d LBR inserts %llu",
+	       a, (unsigned long long)loads.count, b,
+	       (unsigned long long)lbr.count);
 	/* Both counters on the same index: the erratum leaks the loads. */
-	EXPECT_GT(lbr_off, 0);
-	EXPECT_LE(lbr_off, loads);
-
-	knob_write(before ? "1" : "0", 1);
+	EXPECT_GT(lbr.count, 0);
+	EXPECT_LE(lbr.count, loads.count);
 }
 
 TEST_HARNESS_MAIN

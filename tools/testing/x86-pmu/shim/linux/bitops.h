@@ -10,6 +10,8 @@
 #define BIT_ULL(n)		(1ULL << (n))
 #define GENMASK_ULL(h, l)	((~0ULL << (l)) & (~0ULL >> (63 - (h))))
 #define BITS_TO_LONGS(n)	(((n) + BITS_PER_LONG - 1) / BITS_PER_LONG)
+/* A constant for a constant argument, as the kernel's. */
+#define HWEIGHT(w)		((int)__builtin_popcountll(w))
 
 static inline unsigned int hweight64(u64 w)
 {
@@ -19,6 +21,11 @@ static inline unsigned int hweight64(u64 w)
 static inline unsigned int hweight32(u32 w)
 {
 	return __builtin_popcount(w);
+}
+
+static inline unsigned int hweight8(unsigned int w)
+{
+	return __builtin_popcount(w & 0xff);
 }
 
 /* Undefined for 0, as in the kernel. */
