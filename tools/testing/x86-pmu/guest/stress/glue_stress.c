@@ -19,14 +19,21 @@
  *    pinned GP events at a time, never corrupting ones, which fit whatever
  *    the sibling runs, so only the sibling's arbitration could fail them;
  *  - time_running <= time_enabled and counts never go backwards;
- *  - a thread that asks for at most half of the GP counters gets them:
- *    the lists that ran while their CPU's open lists had at most two
- *    events needing a GP counter (generic events counted too, though they
- *    may use a fixed counter) and no hotplug happened ran at least 90% of
- *    their enabled time taken together, and none that was enabled for
- *    50 ms or more never ran (a list that asks while its sibling holds
- *    the counters waits for the sibling to give them back and for its own
- *    next rotation, a few multiplexing intervals under emulation);
+ *  - a thread that asks for at most half of the GP counters gets them
+ *    after a bounded wait. The "half lists" are the lists that ran while
+ *    their CPU's open lists had at most two events needing a GP counter
+ *    (generic events counted too, though they may use a fixed counter)
+ *    and no hotplug happened. A half list that asks while its sibling
+ *    holds the counters waits for the sibling to give them back and for
+ *    its own next rotation, a few multiplexing intervals under emulation,
+ *    and the lists last only 6-50 ms: one may close before it ran. What
+ *    may never happen is the state of the 0% bug, where the demand does
+ *    not take effect and every half list of the thread stays off the
+ *    counters: the enabled time of the half lists a thread closes in a row
+ *    without running stays under HALF_STARVED_NS (500 ms, ten times the
+ *    longest list), and the half lists run at least 80% of their enabled
+ *    time taken together (90-98% measured, a stuck thread takes it far
+ *    lower; plain 7.3 gets about 92%);
  *  - at the end, with everything closed and the NMI watchdog off (its
  *    event is not the stress's, and may sit on a GP counter), each thread
  *    can run four pinned corrupting events at once, which needs every
@@ -83,9 +90,13 @@ static long switches, hotplugs;
 static long pinned_errors, backwards, running_gt_enabled;
 static long leaked_on, exposed_on, windows;
 /* The lists that asked for at most half of the GP counters. */
-static long half_lists, half_never;
+static long half_lists;
 static uint64_t half_enabled, half_running;
 static double half_worst = 1;
+/* Per thread: the half lists closed in a row that never ran. */
+#define HALF_STARVED_NS	500000000ULL
+static uint64_t half_starved[2], half_starved_max;
+static int half_starved_cpu = -1;
 static pthread_mutex_t half_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /*
@@ -281,9 +292,20 @@ static void half_close(int t, int slot, int gp, int max, long hotplugs0,
 		half_running += running;
 		if (enabled && (double)running / enabled < half_worst)
 			half_worst = (double)running / enabled;
-		if (enabled >= 50000000 && !running && half_never++ < 5)
-			printf("# asked for at most half and never ran: %d events on CPU %d, enabled %llu ns\n",
-			       nev, cpu_of[t], (unsigned long long)enabled);
+		if (running) {
+			half_starved[t] = 0;
+		} else if (enabled) {
+			half_starved[t] += enabled;
+			if (half_starved[t] > half_starved_max) {
+				half_starved_max = half_starved[t];
+				half_starved_cpu = cpu_of[t];
+			}
+			if (half_starved[t] >= HALF_STARVED_NS &&
+			    half_starved[t] - enabled < HALF_STARVED_NS)
+				printf("# asked for at most half and never ran: CPU %d, %llu ns of enabled time in a row\n",
+				       cpu_of[t],
+				       (unsigned long long)half_starved[t]);
+		}
 	}
 	pthread_mutex_unlock(&half_lock);
 }
@@ -679,11 +701,12 @@ int main(int argc, char **argv)
 	tap(running_gt_enabled == 0, "time_running <= time_enabled (%ld reads, %ld not)",
 	    reads, running_gt_enabled);
 	tap(backwards == 0, "counts and times never go backwards (%ld seen)", backwards);
-	tap(!half_lists || (half_never == 0 &&
-			    half_running >= 0.9 * half_enabled),
-	    "a thread asking for at most half of the counters runs: %ld lists, %.1f%% of their time, lowest %.1f%%, %ld enabled 50 ms never ran",
+	tap(!half_lists || (half_starved_max < HALF_STARVED_NS &&
+			    half_running >= 0.8 * half_enabled),
+	    "a thread asking for at most half of the counters runs: %ld lists, %.1f%% of their time (>= 80%%), lowest %.1f%%, longest stretch not running %.0f ms (CPU %d, < %llu ms)",
 	    half_lists, half_enabled ? 100.0 * half_running / half_enabled : 100,
-	    100 * half_worst, half_never);
+	    100 * half_worst, half_starved_max / 1e6, half_starved_cpu,
+	    HALF_STARVED_NS / 1000000);
 	tap(free0 == 4 && free1 == 4,
 	    "all closed (NMI watchdog off too): 4 pinned corrupting events run alone on each thread (%d, %d)",
 	    free0, free1);
