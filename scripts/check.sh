@@ -36,6 +36,10 @@ phase() {
 }
 
 "$TOP/scripts/setup.sh" || die "setup failed"
+# The emulator builds while the trees are extracted and recorded (one core
+# each, mostly): the boots' job below waits for it (qemu-build.sh's lock).
+step "building the emulator in the background (${RESULTS#"$TOP"/}/qemu-build.log)"
+"$TOP/scripts/qemu-build.sh" > "$RESULTS/qemu-build.log" 2>&1 &
 "$TOP/scripts/prepare-tree.sh" $LTS || die "the $LTS tree could not be prepared"
 "$TOP/scripts/apply-series.sh" || die "the series does not apply"
 "$TOP/scripts/prepare-tree.sh" $MAINLINE || die "the $MAINLINE tree could not be prepared"
@@ -65,7 +69,7 @@ step "building the emulator, the kernels, perf and the initramfs, then booting t
 run boots kunit "$TOP/scripts/qemu-run.sh" --matrix > "$RESULTS/boots.log" 2>&1 &
 boots=$!
 
-run harness harness "$TOP/scripts/harness.sh"
+run harness harness env HARNESS_PERF=0 "$TOP/scripts/harness.sh"
 phase harness
 
 step "exporting the series and running checkpatch.pl --strict on every patch"
@@ -103,14 +107,22 @@ step "waiting for the builds and boots in the background"
 wait "$boots"
 cat "$RESULTS/boots.log"
 phase "waiting for the builds and boots"
-step "the series kernel's KUnit suites through kunit.py run on the emulated affected host (its build reused)"
-run kunit-qemu kunit-qemu "$TOP/scripts/kunit-qemu.sh"
-phase "kunit.py run on the emulated host"
-run metrics-perf harness-sim-metrics-perf bash -c "bash '$TOP/tools/testing/x86-pmu/sim/sim_metrics_perf_test.sh' '$PERF_OUT/perf' '$TOP/tools/testing/x86-pmu/sim/sim_metrics_perf.ref' '$BUILD/harness' | tee '$RESULTS/harness-sim-metrics-perf.tap'; exit \${PIPESTATUS[0]}"
+# Three steps side by side: one emulator, one perf process, the builds.
+step "in the background: the series kernel's KUnit suites through kunit.py run on the emulated affected host (its build reused; ${RESULTS#"$TOP"/}/kunit-qemu.out), perf's metric groups against the simulator (${RESULTS#"$TOP"/}/metrics-perf.out)"
+run kunit-qemu kunit-qemu "$TOP/scripts/kunit-qemu.sh" > "$RESULTS/kunit-qemu.out" 2>&1 &
+kq=$!
+run metrics-perf harness-sim-metrics-perf bash -c "bash '$TOP/tools/testing/x86-pmu/sim/sim_metrics_perf_test.sh' '$PERF_OUT/perf' '$TOP/tools/testing/x86-pmu/sim/sim_metrics_perf.ref' '$BUILD/harness' > '$RESULTS/harness-sim-metrics-perf.tap'; exit \$?" > "$RESULTS/metrics-perf.out" 2>&1 &
+mp=$!
 
 step "every patch builds on its own (arch/x86/events with W=1, selftests)"
 run bisect bisect bash -c "'$TOP/scripts/bisect-build.sh' | tee '$RESULTS/bisect.tap'; exit \${PIPESTATUS[0]}"
-phase "per-patch builds"
+step "kunit.py run on the emulated host:"
+wait $kq
+cat "$RESULTS/kunit-qemu.out"
+step "perf's metric groups against the simulator:"
+wait $mp
+cat "$RESULTS/metrics-perf.out" "$RESULTS/harness-sim-metrics-perf.tap"
+phase "per-patch builds, kunit.py, perf's metrics"
 
 pass=$(cat "$RESULTS"/*.tap | grep -c '^ok ')
 fail=$(cat "$RESULTS"/*.tap | grep -c '^not ok')

@@ -122,6 +122,13 @@ die() {
 	exit 1
 }
 
+# apt_serial COMMAND...: COMMAND (apt-get) once no other apt-get of ours
+# runs on this machine: make check fetches the QEMU source while it
+# fetches the kernel trees, and apt's lists are the machine's.
+apt_serial() {
+	flock "${TMPDIR:-/tmp}/x86-pmu-apt.lock" "$@"
+}
+
 # install_missing PACKAGE...: install those of Debian's packages that are
 # not installed yet (as root, or through sudo), saying which.
 install_missing() {
@@ -133,7 +140,7 @@ install_missing() {
 	[ ${#missing[@]} -eq 0 ] && return 0
 	[ "$(id -u)" -eq 0 ] || sudo=sudo
 	step "installing ${missing[*]}"
-	DEBIAN_FRONTEND=noninteractive $sudo apt-get update -qq &&
-	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq \
+	DEBIAN_FRONTEND=noninteractive apt_serial $sudo apt-get update -qq &&
+	DEBIAN_FRONTEND=noninteractive apt_serial $sudo apt-get install -y -qq \
 		--no-install-recommends "${missing[@]}" >/dev/null
 }

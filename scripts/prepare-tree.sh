@@ -48,7 +48,7 @@ if [ -z "$pkgver" ] && [ "$ver" = 7.3 ] && [ ! -f "$SRC_LIST" ]; then
 fi
 if [ -z "$pkgver" ]; then
 	step "apt-get update (looking for $PKG)"
-	$SUDO apt-get update -qq || true
+	apt_serial $SUDO apt-get update -qq || true
 	pkgver=$(candidate)
 fi
 stamp=$TREE/.git/x86-pmu-base
@@ -66,7 +66,7 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "$pkgver" ] ||
 	mkdir -p "$DL"
 	if [ ! -s "$deb" ]; then
 		step "downloading $PKG $pkgver ($suite) into ${DL#"$TOP"/}"
-		(cd "$DL" && apt-get download -q "$PKG=$pkgver" 2>&1 | grep -v '^W: Download is performed unsandboxed') ||
+		(cd "$DL" && apt_serial apt-get download -q "$PKG=$pkgver" 2>&1 | grep -v '^W: Download is performed unsandboxed') ||
 			die "apt-get download $PKG=$pkgver failed (suite $suite)"
 		[ -s "$deb" ] || die "apt-get download did not write $deb"
 	fi

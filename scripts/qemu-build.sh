@@ -16,8 +16,14 @@
 #
 # A second run with nothing changed rebuilds nothing; a change to one
 # emulator file rebuilds what depends on it. Runs as root or through sudo.
+# One build at a time: a second one waits for the first (make check starts
+# one beside the kernel trees' preparation, the boots' job another).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+
+mkdir -p "$BUILD"
+exec 9> "$BUILD/.qemu-build.lock"
+flock 9
 
 QDL=$BUILD/qemu-dl		# apt-get source downloads
 QSRC=$BUILD/qemu-src		# git: tag base = Debian's tree, branch xpmu
@@ -70,7 +76,7 @@ if ! has_source; then
 		EOF
 	fi
 	step "apt-get update (source indexes)"
-	$SUDO apt-get update -qq
+	apt_serial $SUDO apt-get update -qq
 	has_source ||
 		die "apt knows no source package qemu even with $SRC_LIST"
 fi
@@ -97,7 +103,7 @@ if [ -d "$QSRC/.git" ] &&
 	echo "QEMU source: Debian qemu $version in $QSRC (reused)"
 else
 	step "downloading the QEMU source package (apt-get source qemu) into $QDL"
-	(cd "$QDL" && apt-get source --download-only -qq qemu) > "$QDL/apt-get-source.log" 2>&1 ||
+	(cd "$QDL" && apt_serial apt-get source --download-only -qq qemu) > "$QDL/apt-get-source.log" 2>&1 ||
 		{ cat "$QDL/apt-get-source.log"; die "apt-get source qemu failed"; }
 	[ -f "$QDL/$dsc" ] || die "apt-get source did not leave $QDL/$dsc"
 	step "extracting Debian qemu $version (dpkg-source, Debian's patches applied)"
