@@ -17,7 +17,7 @@
  * events out, it is a maximum already if it filled every counter the
  * events can reach; otherwise the phases take over from it.
  *
- * The state is indexed by counter and kept small (312 bytes); the
+ * The state is indexed by counter and kept small (320 bytes); the
  * depth-first search is iterative with an explicit stack that is part of
  * it. No recursion and no allocation, and every loop ends within a bound
  * that holds whatever the input (see match_cheapest() for the one that
@@ -60,12 +60,16 @@
  *
  * Every event that changes counters is reprogrammed, so among the maximum
  * assignments the one returned moves the fewest events off the counters
- * they had. A warm start keeps every event it can where it was, and the
- * first fit and Hopcroft-Karp go on from there; when their augmenting paths
- * moved an event that some maximum assignment keeps in place, the round is
- * grown again one cheapest path at a time (successive shortest paths, with
- * a move costing one), which is exact. Rounds with paired events compare
- * their moves too.
+ * they had. A warm start keeps every event it can where it was and gives
+ * the others a first fit; it moves no event, so it moves the fewest of any
+ * assignment its size. From there the round grows one cheapest augmenting
+ * path at a time (successive shortest paths, with a move costing one),
+ * which is exact. The cheapest path is found on sets of counters, level
+ * by level, in the usual case where every event with a legal counter is
+ * on it (match_cheapest_levels()); otherwise with costs of -1, 0 and +1
+ * (match_cheapest()). A round with no event to keep needs no costs and
+ * grows by Hopcroft-Karp phases. Rounds with paired events compare their
+ * moves too.
  */
 #include <linux/bitops.h>
 #include <linux/bug.h>
@@ -87,6 +91,9 @@
 
 /* A round's score in match_pairs(): events placed, then events kept. */
 #define PAIRS_SCORE	(2 * X86_MATCH_MAX_EVENTS)
+/* st->kept_on when an event is off the legal counter it had. */
+#define OFF_PREV	(~0ULL)
+
 /* No block reservation: match_rounds_next() has none left. */
 #define NO_ROUND	(~0ULL)
 
@@ -257,15 +264,21 @@ static int match_start(struct x86_match_state *st)
 	st->placed = 0;
 	st->used = 0;
 
+	st->kept_on = 0;
 	for (todo = st->has_prev; todo; todo &= todo - 1) {
 		u = __ffs64(todo);
 		c = st->prev[u];
 		if (c < 0 || c >= X86_MATCH_NR_COUNTERS ||
-		    !(match_event_adj(st, u) & avail & BIT_ULL(c)))
+		    !(match_event_adj(st, u) & BIT_ULL(c)))
 			continue;
+		if (!(avail & BIT_ULL(c))) {
+			st->kept_on = OFF_PREV;
+			continue;
+		}
 		match_place(st, u, c);
 		match_take(&avail, &gp_left, c);
 		placed++;
+		st->kept_on |= BIT_ULL(c);
 	}
 	st->nr_kept = placed;
 
@@ -287,7 +300,100 @@ enum match_path {
 	MATCH_NO_PATH,		/* no free counter can be reached */
 	MATCH_FLIPPED,		/* the cheapest path is flipped */
 	MATCH_GAVE_UP,		/* the costs never settled: a bug */
+	MATCH_OFF_PREV,		/* an event is off its legal counter */
 };
+
+/* Every vertex on the path st->path[] leads to @t moves one step along it. */
+static enum match_path match_flip(struct x86_match_state *st, int t)
+{
+	int c, steps;
+
+	for (steps = 0; steps < X86_MATCH_NR_COUNTERS; steps++, t = c) {
+		c = st->path[t];
+		if (c >= X86_MATCH_NR_COUNTERS) {
+			match_place(st, c - X86_MATCH_NR_COUNTERS, t);
+			return MATCH_FLIPPED;
+		}
+		match_place(st, st->on[c], t);
+	}
+	WARN_ON_ONCE(1);
+	return MATCH_GAVE_UP;
+}
+
+/*
+ * Reach the counters in @todo's vertices' reach that are not in *@reached
+ * yet, each remembering where it was reached from; they join *@reached and
+ * *@open.
+ */
+static __always_inline void match_expand(struct x86_match_state *st,
+					 u64 todo, u64 *reached, u64 *open)
+{
+	u64 adj;
+	int c;
+
+	for (; todo; todo &= todo - 1) {
+		c = __ffs64(todo);
+		adj = match_counter_adj(st, c) & ~*reached;
+		*reached |= adj;
+		*open |= adj;
+		for (; adj; adj &= adj - 1)
+			st->path[__ffs64(adj)] = c;
+	}
+}
+
+/*
+ * The cheapest augmenting path, the usual way: when every event that has a
+ * legal previous counter is on it, no path moves an event back, and a
+ * path costs the number of kept events it moves. Then the costs need no
+ * arithmetic: level k is the counters a path reaches moving k kept events,
+ * found on sets of counters as match_bfs() does. Each level is closed
+ * under the vertices that were not kept (free to move), then the kept
+ * ones it reached lead to the next level; the first level that holds a
+ * free counter has the cheapest paths. Each counter records where it was
+ * first reached from, as in match_cheapest(), and every counter is
+ * expanded once. Returns MATCH_OFF_PREV, having changed nothing, when an
+ * event is off its legal previous counter: match_cheapest() handles that.
+ */
+static noinline enum match_path match_cheapest_levels(struct x86_match_state *st)
+{
+	u64 kept_on = st->kept_on, reached = 0, open, todo, adj, free;
+	int u, level = 0;
+
+	if (kept_on == OFF_PREV)
+		return MATCH_OFF_PREV;
+
+	for (todo = st->events & ~st->placed; todo; todo &= todo - 1) {
+		u = __ffs64(todo);
+		adj = match_event_adj(st, u) & ~reached;
+		reached |= adj;
+		for (; adj; adj &= adj - 1)
+			st->path[__ffs64(adj)] = X86_MATCH_NR_COUNTERS + u;
+	}
+	open = reached;
+
+	for (;;) {
+		/* Close the level under the vertices free to move. */
+		while ((todo = open & st->used & ~kept_on)) {
+			open &= ~todo;
+			match_expand(st, todo, &reached, &open);
+		}
+		free = reached & ~st->used;
+		if (free) {
+			/* Moved kept events are off their counters now. */
+			if (level)
+				st->kept_on = OFF_PREV;
+			st->kept -= level;
+			return match_flip(st, match_first(free));
+		}
+		/* The next level: move one kept event more. */
+		todo = open & kept_on;
+		if (!todo)
+			return MATCH_NO_PATH;
+		open &= ~todo;
+		level++;
+		match_expand(st, todo, &reached, &open);
+	}
+}
 
 /*
  * The cheapest augmenting path, where a path's cost is the events it moves
@@ -311,7 +417,7 @@ enum match_path {
 static noinline enum match_path match_cheapest(struct x86_match_state *st)
 {
 	u64 reached = 0, todo = 0, round, adj, free;
-	int u, c, t, w, cost, best, steps, nr_rounds = 0;
+	int u, c, t, w, cost, best, nr_rounds = 0;
 
 	for (free = st->events & ~st->placed; free; free &= free - 1) {
 		u = __ffs64(free);
@@ -358,19 +464,7 @@ static noinline enum match_path match_cheapest(struct x86_match_state *st)
 		if (st->dist[__ffs64(adj)] != best)
 			free &= ~BIT_ULL(__ffs64(adj));
 	}
-
-	/* Every vertex on the path moves one step towards its end. */
-	t = match_first(free);
-	for (steps = 0; steps < X86_MATCH_NR_COUNTERS; steps++, t = c) {
-		c = st->path[t];
-		if (c >= X86_MATCH_NR_COUNTERS) {
-			match_place(st, c - X86_MATCH_NR_COUNTERS, t);
-			return MATCH_FLIPPED;
-		}
-		match_place(st, st->on[c], t);
-	}
-	WARN_ON_ONCE(1);
-	return MATCH_GAVE_UP;
+	return match_flip(st, match_first(free));
 }
 
 /* The events of the round on the counters they had. */
@@ -431,35 +525,44 @@ static noinline int match_phases(struct x86_match_state *st, int placed,
 }
 
 /*
- * Start the round again from the warm start and grow it one cheapest
- * augmenting path at a time to @target events. Returns the number of
- * events placed; st->kept gets the number kept.
+ * Grow a round that keeps every event it can (st->nr_kept) one cheapest
+ * augmenting path at a time, from @placed events to @bound or until no
+ * free counter can be reached. Returns the number of events placed;
+ * st->kept gets the number kept.
  */
-static noinline int match_regrow(struct x86_match_state *st, int target)
+static noinline int match_grow(struct x86_match_state *st, int placed,
+			       int bound)
 {
 	enum match_path ret = MATCH_FLIPPED;
-	int placed = match_start(st);
+	bool recount = false;
 
-	if (!match_blockers(st))
-		return placed;
-	while (placed < target && (ret = match_cheapest(st)) == MATCH_FLIPPED)
+	while (placed < bound) {
+		ret = match_cheapest_levels(st);
+		if (ret == MATCH_OFF_PREV) {
+			ret = match_cheapest(st);
+			recount = true;
+		}
+		if (ret != MATCH_FLIPPED)
+			break;
 		placed++;
+	}
 	if (unlikely(ret == MATCH_GAVE_UP)) {
 		/* Settle for the most events, moved or not. */
 		placed = match_start(st);
 		if (match_blockers(st))
-			placed = match_phases(st, placed, target);
+			placed = match_phases(st, placed, bound);
+		recount = true;
 	}
-	st->kept = match_count_kept(st);
+	if (recount)
+		st->kept = match_count_kept(st);
 	return placed;
 }
 
 /*
  * Complete a round that match_start() (or match_entry()) placed @placed
  * events in, keeping st->nr_kept of them where they were, to a maximum
- * matching that moves the fewest events. Hopcroft-Karp finds the maximum;
- * when its paths moved events that some other maximum assignment keeps in
- * place, the round starts again and grows one cheapest path at a time.
+ * matching that moves the fewest events: one cheapest path at a time when
+ * it kept events, by Hopcroft-Karp phases when there are none to keep.
  * Returns the number of events placed; st->kept gets the number kept.
  */
 static int match_finish(struct x86_match_state *st, int placed)
@@ -482,10 +585,9 @@ static int match_finish(struct x86_match_state *st, int placed)
 	if (placed >= bound || !match_blockers(st))
 		return placed;
 
-	placed = match_phases(st, placed, bound);
-	if (st->kept == st->nr_kept)
-		return placed;
-	return match_regrow(st, placed);
+	if (!st->nr_kept)
+		return match_phases(st, placed, bound);
+	return match_grow(st, placed, bound);
 }
 
 /* One round with the blocks in @blocks reserved for paired events. */
@@ -501,17 +603,18 @@ static int match_try(struct x86_match_state *st, u64 blocks)
 /* Write the round in @st to st->prev, if there is one. */
 static void match_output(const struct x86_match_state *st)
 {
-	int *assign = st->prev, i;
-	u64 used;
+	const s8 *on = st->on;
+	int *assign = st->prev, c;
+	u64 used, left;
 
 	if (!assign)
 		return;
-	for (i = 0; i < st->n; i++)
-		assign[i] = FREE;
+	for (left = st->events & ~st->placed; left; left &= left - 1)
+		assign[__ffs64(left)] = FREE;
 	for (used = st->used; used; used &= used - 1) {
-		i = __ffs64(used);
-		if (st->on[i] >= 0)
-			assign[st->on[i]] = i;
+		c = __ffs64(used);
+		if (on[c] >= 0)
+			assign[on[c]] = c;
 	}
 }
 
@@ -782,8 +885,11 @@ static __always_inline bool match_prepare(struct x86_match_state *st)
  */
 static noinline int match_slow(struct x86_match_state *st)
 {
-	int best, i, n = st->n;
-	u64 fit;
+	const u64 *masks = st->masks;
+	u64 fit, singles = 0, used = 0, kept_on = 0;
+	int best, i, c, n = st->n;
+	const int *prev = st->prev;
+	s8 *on = st->on;
 
 	if (!match_prepare(st))
 		return n;
@@ -791,21 +897,28 @@ static noinline int match_slow(struct x86_match_state *st)
 	st->pair_ok = 0;
 	st->single_ok = ~0ULL;
 	for (i = 0; i < n; i++)
-		st->singles |= st->masks[i];
-	st->blocker_ok = st->singles & GP_MASK;
+		singles |= masks[i];
+	st->singles = singles;
+	st->blocker_ok = singles & GP_MASK;
 	fit = st->placed & st->events;
 	if (fit) {
 		/* Go on from where the first fit got. */
-		memset(st->on, FREE, sizeof(st->on));
+		u64 has_prev = st->has_prev;
+
+		memset(on, FREE, sizeof(st->on));
 		st->placed = fit;
-		st->used = 0;
 		for (; fit; fit &= fit - 1) {
 			i = __ffs64(fit);
-			st->on[st->prev[i]] = i;
-			st->used |= BIT_ULL(st->prev[i]);
+			c = prev[i];
+			on[c] = i;
+			used |= BIT_ULL(c);
+			if (has_prev & BIT_ULL(i))
+				kept_on |= BIT_ULL(c);
 		}
+		st->used = used;
+		st->kept_on = kept_on;
 		best = hweight64(st->placed);
-		st->nr_kept = hweight64(st->placed & st->has_prev);
+		st->nr_kept = hweight64(kept_on);
 	} else {
 		best = match_start(st);
 	}
@@ -874,13 +987,71 @@ static __always_inline bool match_pass(const u64 *masks, int n, int *assign,
 }
 
 /*
+ * Event @u, of mask @m, takes the first free counter of its mask, if any;
+ * see match_pass().
+ */
+static __always_inline void match_fit(u64 m, int u, int *assign, u64 *avail,
+				      u64 *filled, u64 *missed)
+{
+	int c;
+
+	m &= *avail;
+	if (unlikely(!m)) {
+		*missed |= BIT_ULL(u);
+		return;
+	}
+	c = match_first(m);
+	*avail ^= BIT_ULL(c);
+	assign[u] = c;
+	*filled |= BIT_ULL(u);
+}
+
+/*
+ * match_pass() with @assign, in two passes: every event whose counter is
+ * still legal keeps it, then the others, in order, take the first free
+ * counter of their mask. Returns false, before writing anything, when two
+ * events had the same legal counter. A cold call (no legal counter at all)
+ * costs a load and a compare per event more than match_pass().
+ */
+static __always_inline bool match_pass_kept_first(const u64 *masks, int n,
+						  int *assign, u64 *avail,
+						  u64 *filled, u64 *missed)
+{
+	u64 bit, rest = 0;
+	int u, c;
+
+	for (u = 0, bit = 1; u < n; u++, bit <<= 1) {
+		c = assign[u];
+		if ((unsigned int)c >= X86_MATCH_NR_COUNTERS ||
+		    !(masks[u] & BIT_ULL(c))) {
+			rest |= bit;
+			continue;
+		}
+		if (unlikely(!(*avail & BIT_ULL(c))))
+			return false;
+		*avail ^= BIT_ULL(c);
+	}
+	if (!(~rest & (bit - 1))) {
+		for (u = 0; u < n; u++)
+			match_fit(masks[u], u, assign, avail, filled, missed);
+		return true;
+	}
+	for (; rest; rest &= rest - 1) {
+		u = __ffs64(rest);
+		match_fit(masks[u], u, assign, avail, filled, missed);
+	}
+	return true;
+}
+
+/*
  * The usual case: nothing paired, and match_pass() places every event
  * within the GP budget, which is checked once at the end. As long as no
  * event took, by first fit, a counter that a later event had and may keep,
  * the pass is the same as keeping every legal counter first and filling in
- * after. When one did, or two events claim the same counter, the first
- * fit's entries go back to -1 (they held no legal counter before) and the
- * slow path starts over from a warm start.
+ * after. When one did, the first fit's entries go back to -1 (they held no
+ * legal counter before) and match_pass_kept_first() does that; when two
+ * events claim the same counter, the slow path starts from a warm start of
+ * its own (match_start(), which keeps one of them).
  *
  * Otherwise @st is filled in for match_slow(): what the pass placed (none
  * if it broke the budget) and which events' entries are still their own.
@@ -901,14 +1072,11 @@ static __always_inline int match_entry(struct x86_match_state *st,
 		goto slow;
 
 	if (assign)
-		ok = match_pass(masks, n, assign, &avail, &filled, &missed);
+		ok = match_pass_kept_first(masks, n, assign, &avail, &filled, &missed);
 	else
 		ok = match_pass(masks, n, NULL, &avail, &filled, &missed);
-	if (unlikely(!ok)) {
-		for (; filled; filled &= filled - 1)
-			assign[__ffs64(filled)] = FREE;
+	if (unlikely(!ok))
 		goto slow;
-	}
 
 	if ((int)hweight64(~avail & GP_MASK) <= gpmax) {
 		if (likely(!missed))
@@ -949,7 +1117,7 @@ slow:
  * general-purpose ones, and lower counters before higher ones.
  *
  * Context: Any context. Takes no locks, allocates nothing, does not recurse;
- * its state (struct x86_match_state, 312 bytes) is on the stack; see
+ * its state (struct x86_match_state, 320 bytes) is on the stack; see
  * x86_counter_match_in() to keep it elsewhere.
  *
  * Return: the number of events that could not be placed, 0 when all fit.

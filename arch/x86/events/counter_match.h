@@ -42,6 +42,8 @@ struct x86_match_state {
 	u64		placed;		/* events on a counter */
 	u64		used;		/* counters holding an event or blocker */
 	u64		layered;	/* counters whose vertex has a layer */
+	/* The counters of the events kept, or ~0: one is off its own. */
+	u64		kept_on;
 	int		n;
 	int		gpmax;
 	int		nr_kept;	/* events the round started where they were */
