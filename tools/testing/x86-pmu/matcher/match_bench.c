@@ -15,11 +15,18 @@
  *                            else, for valgrind --tool=callgrind
  *   match_bench --count-pairs B N   the same on paired events, B blocks
  *                            (3, 8 or 16), one event added to a placed list
+ *   match_bench --count-warm M K N   warm calls on mix M (see WARM_*, K =
+ *                            added, removed or shrunk): N calls of greedy
+ *                            and the matcher on each instance, the
+ *                            instance's counts dumped apart for callgrind
+ *                            (run it with --toggle-collect=greedy_call
+ *                            --toggle-collect=hk_assign)
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <valgrind/callgrind.h>
 
 #include "counter_match.h"
 #include "oracle.h"
@@ -230,6 +237,120 @@ static double time_calls(struct bench_set *s, enum assigner a)
 
 #define NR_SETS	5
 static struct bench_set sets[NR_SETS];
+static u64 (*const shapes[NR_SETS])(int) = {
+	mask_unconstrained, mask_typical, mask_realistic, mask_constrained,
+	mask_worst16,
+};
+
+/*
+ * Warm calls: x86_schedule_events() takes its slow path with every event's
+ * previous counter (hw.idx) in @assign when the fast path could not keep
+ * the list as it was. The three changes that get there:
+ */
+enum warm_kind {
+	WARM_ADDED,	/* an event added at the end (hw.idx -1), the others
+			 * where the matcher put them without it */
+	WARM_REMOVED,	/* an event that was placed is gone, the others where
+			 * they were (events left out before may fit now) */
+	WARM_SHRUNK,	/* an event's mask lost the counter it was on (a
+			 * dynamic constraint narrowed, the sibling took it) */
+	NR_WARM,
+};
+static const char *const warm_names[NR_WARM] = { "added", "removed", "shrunk" };
+
+static struct bench_set warm;
+static int warm_prev[VARIANTS][X86_PMC_IDX_MAX];
+
+/*
+ * The warm instances of mix @k, kind @kind, in warm and warm_prev: each
+ * variant's list before the change placed by the matcher, then changed.
+ * Upstream's greedy has no use for previous counters: its call is the
+ * cold one on the changed list.
+ */
+static void build_warm(int k, enum warm_kind kind)
+{
+	const struct bench_set *base = &sets[k];
+	int n = base->n, gpmax = base->gpmax, v, i, j;
+	u64 masks[X86_PMC_IDX_MAX];
+	int prev[X86_PMC_IDX_MAX];
+
+	rng = 2026 + 7 * k + kind;
+	warm.name = base->name;
+	warm.n = n;
+	warm.gpmax = gpmax;
+	for (v = 0; v < VARIANTS; v++) {
+		int before = kind == WARM_ADDED ? n - 1 :
+			     kind == WARM_REMOVED ? n + 1 : n;
+
+		for (i = 0; i < before; i++) {
+			masks[i] = shapes[k](i);
+			prev[i] = -1;
+		}
+		x86_counter_match(masks, before, 0, gpmax, prev);
+		if (kind == WARM_ADDED) {
+			masks[n - 1] = shapes[k](n - 1);
+			prev[n - 1] = -1;
+		} else if (kind == WARM_REMOVED) {
+			/* a placed event, from a random place in the list */
+			for (j = rng_next(&rng) % before; prev[j] < 0;)
+				j = (j + 1) % before;
+			memmove(&masks[j], &masks[j + 1], (before - j - 1) * sizeof(u64));
+			memmove(&prev[j], &prev[j + 1], (before - j - 1) * sizeof(int));
+		} else {
+			/* a placed event that has another counter */
+			for (j = rng_next(&rng) % n, i = 0; i < n; i++, j = (j + 1) % n)
+				if (prev[j] >= 0 && __builtin_popcountll(masks[j]) > 1)
+					break;
+			if (i < n)
+				masks[j] &= ~(1ULL << prev[j]);
+		}
+		warm.wmin[v] = X86_PMC_IDX_MAX;
+		warm.wmax[v] = 0;
+		warm.paired[v] = 0;
+		for (i = 0; i < n; i++) {
+			set_event(&warm, v, i, masks[i], 0);
+			warm_prev[v][i] = prev[i];
+		}
+	}
+}
+
+/*
+ * @calls warm calls of greedy, then of the matcher, on each instance of
+ * mix @k, kind @kind, callgrind's counts dumped after each batch: the
+ * dumps "greedy V" and "matcher V" hold instance V's instructions.
+ */
+static int count_warm(int k, const char *kind_name, long calls)
+{
+	int assign[X86_PMC_IDX_MAX], v, kind;
+	long j;
+
+	for (kind = 0; kind < NR_WARM; kind++)
+		if (!strcmp(kind_name, warm_names[kind]))
+			break;
+	if (k < 0 || k >= NR_SETS || kind == NR_WARM || calls <= 0) {
+		fprintf(stderr, "usage: match_bench --count-warm MIX(0-%d) added|removed|shrunk CALLS\n",
+			NR_SETS - 1);
+		return 2;
+	}
+	build_warm(k, kind);
+	for (v = 0; v < VARIANTS; v++) {
+		char name[32];
+
+		CALLGRIND_ZERO_STATS;
+		for (j = 0; j < calls; j++)
+			sink += call(&warm, v, GREEDY, assign);
+		snprintf(name, sizeof(name), "greedy %d", v);
+		CALLGRIND_DUMP_STATS_AT(name);
+		for (j = 0; j < calls; j++) {
+			memcpy(assign, warm_prev[v], sizeof(int) * warm.n);
+			sink += call(&warm, v, MATCHER, assign);
+		}
+		snprintf(name, sizeof(name), "matcher %d", v);
+		CALLGRIND_DUMP_STATS_AT(name);
+	}
+	printf("%s, one %s\n", sets[k].name, warm_names[kind]);
+	return 0;
+}
 
 /* @calls calls of each assigner on mix @k, for an instruction count. */
 static int count_calls(int k, long calls)
@@ -406,6 +527,8 @@ int main(int argc, char **argv)
 		return count_calls(atoi(argv[2]), atol(argv[3]));
 	if (argc == 4 && !strcmp(argv[1], "--count-pairs"))
 		return count_pairs(atoi(argv[2]), atol(argv[3]));
+	if (argc == 5 && !strcmp(argv[1], "--count-warm"))
+		return count_warm(atoi(argv[2]), argv[3], atol(argv[4]));
 	if (argc != 1)
 		return count_calls(-1, 0);
 
