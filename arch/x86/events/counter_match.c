@@ -534,13 +534,13 @@ static noinline int match_grow(struct x86_match_state *st, int placed,
 			       int bound)
 {
 	enum match_path ret = MATCH_FLIPPED;
-	bool recount = false;
 
 	while (placed < bound) {
 		ret = match_cheapest_levels(st);
 		if (ret == MATCH_OFF_PREV) {
+			/* The levels count the kept events as they go, not this. */
 			ret = match_cheapest(st);
-			recount = true;
+			st->kept = -1;
 		}
 		if (ret != MATCH_FLIPPED)
 			break;
@@ -551,9 +551,8 @@ static noinline int match_grow(struct x86_match_state *st, int placed,
 		placed = match_start(st);
 		if (match_blockers(st))
 			placed = match_phases(st, placed, bound);
-		recount = true;
 	}
-	if (recount)
+	if (st->kept < 0)
 		st->kept = match_count_kept(st);
 	return placed;
 }
