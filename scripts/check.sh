@@ -108,8 +108,8 @@ wait "$boots"
 cat "$RESULTS/boots.log"
 phase "waiting for the builds and boots"
 # Three steps side by side: one emulator, one perf process, the builds.
-step "in the background: the series kernel's KUnit suites through kunit.py run on the emulated affected host (its build reused; ${RESULTS#"$TOP"/}/kunit-qemu.out), perf's metric groups against the simulator (${RESULTS#"$TOP"/}/metrics-perf.out)"
-run kunit-qemu kunit-qemu "$TOP/scripts/kunit-qemu.sh" > "$RESULTS/kunit-qemu.out" 2>&1 &
+step "in the background: the series kernel's KUnit suites through kunit.py run on the emulated affected host (its build reused; ${RESULTS#"$TOP"/}/kunit-qemu-run.out), perf's metric groups against the simulator (${RESULTS#"$TOP"/}/metrics-perf.out)"
+run kunit-qemu kunit-qemu "$TOP/scripts/kunit-qemu.sh" > "$RESULTS/kunit-qemu-run.out" 2>&1 &
 kq=$!
 run metrics-perf harness-sim-metrics-perf bash -c "bash '$TOP/tools/testing/x86-pmu/sim/sim_metrics_perf_test.sh' '$PERF_OUT/perf' '$TOP/tools/testing/x86-pmu/sim/sim_metrics_perf.ref' '$BUILD/harness' > '$RESULTS/harness-sim-metrics-perf.tap'; exit \$?" > "$RESULTS/metrics-perf.out" 2>&1 &
 mp=$!
@@ -118,7 +118,7 @@ step "every patch builds on its own (arch/x86/events with W=1, selftests)"
 run bisect bisect bash -c "'$TOP/scripts/bisect-build.sh' | tee '$RESULTS/bisect.tap'; exit \${PIPESTATUS[0]}"
 step "kunit.py run on the emulated host:"
 wait $kq
-cat "$RESULTS/kunit-qemu.out"
+cat "$RESULTS/kunit-qemu-run.out"
 step "perf's metric groups against the simulator:"
 wait $mp
 cat "$RESULTS/metrics-perf.out" "$RESULTS/harness-sim-metrics-perf.tap"
