@@ -216,6 +216,42 @@ CG_WARM_CALLS=200
 			fi
 		done
 	done
+	# Paired events: the block reservations' work on 16 blocks, AMD's
+	# masks and arbitrary even masks (match_bench --count-pairs). On
+	# arbitrary masks the reservations are nearly every subset of the
+	# blocks (about 155 M instructions per call when all were tried);
+	# match_pairs() tries MATCH_MAX_ROUNDS (64) of them, a few thousand
+	# instructions each: the call must stay under PAIRS_MAX.
+	PAIRS_MAX=1000000
+	printf '# %-58s %8s %8s\n' "paired events: instructions per call" greedy matcher
+	for blocks in 16 any; do
+		out=$OUT/callgrind.pairs-$blocks
+		name=$(valgrind --tool=callgrind --callgrind-out-file="$out" \
+			"$OUT/match_bench" --count-pairs "$blocks" 64 2>/dev/null)
+		read -r g m < <(callgrind_annotate --inclusive=yes "$out" 2>/dev/null |
+			awk '/(greedy_call|hk_assign) \[/ {
+				ir = $1; gsub(",", "", ir)
+				for (i = 1; i <= NF; i++)
+					if ($i ~ /:(greedy_call|hk_assign)$/) {
+						fn = $i; sub(/.*:/, "", fn)
+					}
+				v[fn] = ir / 64
+			}
+			END { printf "%.0f %.0f\n", v["greedy_call"], v["hk_assign"] }')
+		n=$((n + 1))
+		if [ -z "$name" ] || [ "${m:-0}" -le 0 ]; then
+			echo "not ok $n - callgrind on paired events ($blocks) gave no counts"
+			fail=1
+			continue
+		fi
+		printf '# %-58s %8d %8d\n' "$name" "$g" "$m"
+		if [ "$m" -le "$PAIRS_MAX" ]; then
+			echo "ok $n - pairs, $name: matcher $m <= $PAIRS_MAX instructions per call"
+		else
+			echo "not ok $n - pairs, $name: matcher $m > $PAIRS_MAX instructions per call"
+			fail=1
+		fi
+	done
 	echo "1..$n"
 } | tee "$RESULTS/harness-callgrind.tap"
 

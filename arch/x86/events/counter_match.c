@@ -56,7 +56,8 @@
  *    of (class size + 1): AMD's masks (paired events on every even counter
  *    or on counter 0 only, singles on every counter or on counter 0 only)
  *    make at most two classes, 2 * 16 rounds on 16 blocks where every
- *    subset was 65536; arbitrary masks can still need every subset.
+ *    subset was 65536; arbitrary masks can still need every subset, and
+ *    get the best of the first MATCH_MAX_ROUNDS (match_pairs()).
  *
  * Every event that changes counters is reprogrammed, so among the maximum
  * assignments the one returned moves the fewest events off the counters
@@ -96,6 +97,12 @@
 
 /* No block reservation: match_rounds_next() has none left. */
 #define NO_ROUND	(~0ULL)
+/*
+ * The rounds match_pairs() tries at most. AMD's masks need 2 * 16 on 16
+ * blocks (see the top of the file); arbitrary masks can need every subset
+ * of the blocks, and get the best of the first MATCH_MAX_ROUNDS instead.
+ */
+#define MATCH_MAX_ROUNDS	64
 
 /* Rotating a mask by this visits fixed and metric counters before GP ones. */
 #define FIXED_FIRST	(X86_MATCH_NR_COUNTERS - X86_MATCH_NR_GP)
@@ -828,18 +835,34 @@ static noinline u64 match_rounds_next(struct match_rounds *r)
 	return NO_ROUND;
 }
 
-/*
- * Paired events: try the block reservations, see the top of the file, and
- * leave the best round in @st. A round's score is the events it places,
- * then those it keeps. Rounds stop at one that places every event and
- * keeps every one that has a legal counter; the best places the most
- * events and, of those, moves the fewest. Returns the number placed.
+/**
+ * match_pairs() - place paired events by trying block reservations
+ * @st: the events, their masks and previous counters; gets the best round
+ *
+ * Tries the block reservations of match_rounds_next() (see the top of the
+ * file), the blocks paired events are on now first, and leaves the best
+ * round in @st. A round's score is the events it places, then those it
+ * keeps. Rounds stop at one that places every event and keeps every one
+ * that has a legal counter; the best places the most events and, of
+ * those, moves the fewest.
+ *
+ * The work is bounded whatever the masks: at most %MATCH_MAX_ROUNDS
+ * rounds, each a matching of at most %X86_MATCH_MAX_EVENTS events, and
+ * match_rounds_next() walks at most 2^16 reservations (16 blocks) to find
+ * them. That covers every round on AMD's masks, where the result is a
+ * maximum assignment that moves the fewest events. Masks that need more
+ * rounds (arbitrary even masks, which no PMU has) get the best of the
+ * rounds tried: a legal assignment, whose every event is on a counter of
+ * its mask, pairs on a block each and at most gpmax GP counters in use,
+ * which may place fewer events than a maximum one.
+ *
+ * Return: the number of events placed.
  */
 static noinline int match_pairs(struct x86_match_state *st)
 {
 	struct match_rounds r;
 	u64 best_blocks, s;
-	int best = -1, score;
+	int best = -1, score, rounds = 0;
 
 	s = match_rounds_start(st, &r);
 	best_blocks = s;
@@ -849,7 +872,8 @@ static noinline int match_pairs(struct x86_match_state *st)
 			best = score;
 			best_blocks = s;
 		}
-	} while (best < r.target && (s = match_rounds_next(&r)) != NO_ROUND);
+	} while (best < r.target && ++rounds < MATCH_MAX_ROUNDS &&
+		 (s = match_rounds_next(&r)) != NO_ROUND);
 
 	/* Rounds are deterministic: redo the best one if need be. */
 	if (st->prev && score != best)

@@ -14,7 +14,8 @@
  *   match_bench --count M N  N calls of each assigner on mix M and nothing
  *                            else, for valgrind --tool=callgrind
  *   match_bench --count-pairs B N   the same on paired events, B blocks
- *                            (3, 8 or 16), one event added to a placed list
+ *                            (3, 8 or 16), one event added to a placed list;
+ *                            B = any: 16 blocks of arbitrary even masks
  *   match_bench --count-warm M K N   warm calls on mix M (see WARM_*, K =
  *                            added, removed or shrunk): N calls of greedy
  *                            and the matcher on each instance, the
@@ -413,6 +414,28 @@ static void build_pairs(struct bench_set *s, int blocks, bool warm,
 	}
 }
 
+/* instance_pairs_any() (oracle.h), a different one per variant. */
+static void build_pairs_any(struct bench_set *s, int prev[][X86_PMC_IDX_MAX])
+{
+	struct match_instance in;
+	u64 rng = 42;
+	int v, i;
+
+	for (v = 0; v < VARIANTS; v++) {
+		instance_pairs_any(&rng, &in);
+		s->n = in.n;
+		s->gpmax = in.gpmax;
+		s->paired[v] = in.paired;
+		s->wmin[v] = X86_PMC_IDX_MAX;
+		s->wmax[v] = 0;
+		for (i = 0; i < in.n; i++) {
+			set_event(s, v, i, in.masks[i], in.paired >> i & 1 ?
+				  PERF_X86_EVENT_PAIR : 0);
+			prev[v][i] = in.prev[i];
+		}
+	}
+}
+
 /* ns per call on @s, each call from @prev, for at least 50 ms. */
 static double time_pairs(struct bench_set *s, enum assigner a,
 			 int prev[][X86_PMC_IDX_MAX], long *calls)
@@ -492,18 +515,24 @@ static int count_pairs(int blocks, long calls)
 	enum assigner a;
 	long j;
 
-	if (blocks != 3 && blocks != 8 && blocks != 16) {
-		fprintf(stderr, "usage: match_bench --count-pairs 3|8|16 CALLS\n");
+	if (blocks != 3 && blocks != 8 && blocks != 16 && blocks != -16) {
+		fprintf(stderr, "usage: match_bench --count-pairs 3|8|16|any CALLS\n");
 		return 2;
 	}
-	build_pairs(&ps, blocks, true, prev);
+	if (blocks < 0)
+		build_pairs_any(&ps, prev);
+	else
+		build_pairs(&ps, blocks, true, prev);
 	for (a = GREEDY; a <= MATCHER; a += MATCHER - GREEDY) {
 		for (j = 0; j < calls; j++) {
 			memcpy(assign, prev[j % VARIANTS], sizeof(int) * ps.n);
 			sink += call(&ps, j % VARIANTS, a, assign);
 		}
 	}
-	printf("%d blocks, %d events, one added\n", blocks, ps.n);
+	if (blocks < 0)
+		printf("16 blocks, %d events, arbitrary even masks\n", ps.n);
+	else
+		printf("%d blocks, %d events, one added\n", blocks, ps.n);
 	return 0;
 }
 
@@ -526,7 +555,8 @@ int main(int argc, char **argv)
 	if (argc == 4 && !strcmp(argv[1], "--count"))
 		return count_calls(atoi(argv[2]), atol(argv[3]));
 	if (argc == 4 && !strcmp(argv[1], "--count-pairs"))
-		return count_pairs(atoi(argv[2]), atol(argv[3]));
+		return count_pairs(strcmp(argv[2], "any") ? atoi(argv[2]) : -16,
+				   atol(argv[3]));
 	if (argc == 5 && !strcmp(argv[1], "--count-warm"))
 		return count_warm(atoi(argv[2]), argv[3], atol(argv[4]));
 	if (argc != 1)

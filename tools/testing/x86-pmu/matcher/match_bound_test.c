@@ -15,7 +15,6 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "../../../../arch/x86/events/counter_match.h"
@@ -78,14 +77,6 @@ static void random_instance(u64 *rng, struct match_instance *in)
 		in->masks[i] = m;
 		in->prev[i] = rng_next(rng) % 4 ? random_bit(rng, m) : -1;
 	}
-}
-
-static double cpu_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
 }
 
 int main(void)

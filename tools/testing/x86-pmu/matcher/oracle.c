@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "oracle.h"
 
@@ -192,6 +193,38 @@ u64 rng_next(u64 *state)
 	x ^= x >> 27;
 	*state = x;
 	return x * 0x2545f4914f6cdd1dULL;
+}
+
+void instance_pairs_any(u64 *rng, struct match_instance *in)
+{
+	u64 m, bit;
+	int i, want;
+
+	in->n = 24;
+	in->gpmax = 32;
+	in->paired = 0;
+	for (i = 0; i < in->n; i++) {
+		bool pair = i % 2 == 0;
+
+		want = pair ? 3 + rng_next(rng) % 6 : 2 + rng_next(rng) % 3;
+		m = 0;
+		while (__builtin_popcountll(m) < want) {
+			bit = 1ULL << (rng_next(rng) % 32);
+			m |= pair ? bit & 0x5555555555555555ULL : bit;
+		}
+		if (pair)
+			in->paired |= 1ULL << i;
+		in->masks[i] = m;
+		in->prev[i] = -1;
+	}
+}
+
+double cpu_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
 }
 
 int instance_format(const struct match_instance *in, char *buf, size_t len)

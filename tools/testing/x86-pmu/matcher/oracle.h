@@ -30,6 +30,16 @@ int oracle_hall(const u64 *masks, int n);
 const char *oracle_check(const struct match_instance *in, const int *assign,
 			 int placed);
 u64 rng_next(u64 *state);
+/* The calling thread's CPU time in microseconds. */
+double cpu_us(void);
 int instance_format(const struct match_instance *in, char *buf, size_t len);
+/*
+ * Paired events on arbitrary even masks, 16 blocks (32 GP counters): 12
+ * paired events on 3-8 random blocks each and 12 single events on 2-4
+ * random counters, more than fit, no previous counters. Nearly every block
+ * is a class of its own, so the matcher's block reservations are nearly
+ * every subset of the blocks: the case its MATCH_MAX_ROUNDS bounds.
+ */
+void instance_pairs_any(u64 *rng, struct match_instance *in);
 
 #endif
