@@ -23,6 +23,7 @@
 #include <sys/reboot.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #define KSFT_SKIP	4
@@ -211,6 +212,7 @@ int main(void)
 	static const char *const root = "/tests";
 	char *dirs[MAX_DIRS], *names[MAX_TESTS], dirpath[512];
 	int ndirs, n = 0, i, num = 0;
+	struct timespec t0, t1;
 
 	mount("proc", "/proc", "proc", 0, NULL);
 	mount("sysfs", "/sys", "sysfs", 0, NULL);
@@ -238,7 +240,12 @@ int main(void)
 		*slash = '\0';
 		snprintf(dirpath, sizeof(dirpath), "%s/%s", root, names[i]);
 		printf("# selftests: %s: %s\n", names[i], slash + 1);
+		clock_gettime(CLOCK_MONOTONIC, &t0);
 		status = run(dirpath, slash + 1, timeout_of(dirpath));
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		/* Where a boot's time goes, test by test. */
+		printf("# x86-pmu-time: %s/%s %.1f s\n", names[i], slash + 1,
+		       t1.tv_sec - t0.tv_sec + (t1.tv_nsec - t0.tv_nsec) / 1e9);
 		num++;
 		if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
 			printf("ok %d selftests: %s: %s\n", num, names[i],

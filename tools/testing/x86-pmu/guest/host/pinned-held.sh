@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Pinned events already running are not charged to the sibling's share:
-# CPU A pins three GP events (r00c4, r00c5, r01c2), CPU B counts four
-# flexible corrupting events (r01d1, r02d1, r04d1, r20d1), then
+# CPU A pins three GP events (r00c4, r00c5, r01c2), CPU B counts one
+# flexible corrupting event (r01d1) on the GP counter left, then
 #
 #   perf stat -C A -e instructions:u -- sleep 2
 #
@@ -14,6 +14,15 @@
 # and an arbitration budget that charges pinned events both fail it.
 # Where the erratum cannot occur (no knob) nothing caps A, and the same
 # must hold.
+#
+# One sibling event, not several: B's event fits, so B never rotates, and
+# the corrupting event is present on the core for every pass A makes. With
+# events to rotate, upstream lets instructions in whenever A's retry falls
+# in the moment B has taken its events off to rotate them, and the test
+# would depend on that timing. The measurement starts once B's event is
+# open; if B's event did not run at least $MIN_PCT% of the time the test
+# proves nothing and is skipped (exit 4), which fixes.tap counts as a
+# failure on both kernels.
 
 RUNS=${PINNED_HELD_RUNS:-3}
 MIN_PCT=90
@@ -34,13 +43,29 @@ stop() {
 	wait "$1" 2>/dev/null
 }
 
+# wait_open PID: until PID has a perf event open (at most 60 s).
+wait_open() {
+	t=0
+	while [ $t -lt 600 ]; do
+		for fd in /proc/"$1"/fd/*; do
+			case $(readlink "$fd" 2>/dev/null) in
+			*perf_event*) return 0 ;;
+			esac
+		done
+		sleep 0.1
+		t=$((t + 1))
+	done
+	return 1
+}
+
 perf stat --no-big-num -C "$a" -e r00c4:uD,r00c5:uD,r01c2:uD \
 	-o /tmp/held-pinned.txt &
 pa=$!
+wait_open $pa || echo "CPU $a's perf stat opened no event in 60 s"
 sleep 1
-perf stat --no-big-num -C "$b" -e r01d1:u,r02d1:u,r04d1:u,r20d1:u \
-	-o /tmp/held-sibling.txt &
+perf stat --no-big-num -C "$b" -e r01d1:u -o /tmp/held-sibling.txt &
 pb=$!
+wait_open $pb || echo "CPU $b's perf stat opened no event in 60 s"
 sleep 1
 
 status=0
@@ -50,7 +75,7 @@ i=1
 while [ $i -le $RUNS ]; do
 	perf stat --no-big-num -C "$a" -e instructions:u \
 		-o /tmp/held-flexible.txt -- sleep 2
-	echo "== run $i: perf stat -C $a -e instructions:u beside three pinned GP events on CPU $a and four corrupting events on CPU $b"
+	echo "== run $i: perf stat -C $a -e instructions:u beside three pinned GP events on CPU $a and a corrupting event on CPU $b"
 	grep -v '^$' /tmp/held-flexible.txt | grep -v '^#'
 	p=$(pct /tmp/held-flexible.txt instructions:u)
 	awk -v p="$p" -v m="$MIN_PCT" 'BEGIN { exit !(p >= m) }' &&
@@ -64,8 +89,13 @@ stop $pa
 pa=
 echo "== the pinned events meanwhile:"
 grep -v '^$' /tmp/held-pinned.txt | grep -v '^#'
-echo "== the sibling's flexible corrupting events meanwhile:"
+echo "== the sibling's flexible corrupting event meanwhile:"
 grep -v '^$' /tmp/held-sibling.txt | grep -v '^#'
+p=$(pct /tmp/held-sibling.txt r01d1:u)
+if awk -v p="$p" -v m="$MIN_PCT" 'BEGIN { exit !(p < m) }'; then
+	echo "SKIP: the sibling's event ran $p% of the time: nothing was tested"
+	exit 4
+fi
 for ev in r00c4:uD r00c5:uD r01c2:uD; do
 	p=$(pct /tmp/held-pinned.txt "$ev")
 	if awk -v p="$p" 'BEGIN { exit !(p < 99) }'; then
