@@ -76,7 +76,7 @@ kernel_def() {
 	mainline) TREE=$(ksrc $MAINLINE) REF=base KASAN=n KUNITS= ;;
 	fixes)	TREE=$(ksrc $MAINLINE) REF=fixes KASAN=n SEED=mainline
 		KUNITS=arch/x86/events/amd
-		parts | grep -q '^1-' || { echo "error: no part 1 (fixes)" >&2; return 1; } ;;
+		have_part 1 || { echo "error: no part 1 (fixes)" >&2; return 1; } ;;
 	lts)	TREE=$(ksrc $LTS) REF=series KASAN=n ;;
 	*)	echo "error: unknown kernel '$1' (${KERNELS[*]})" >&2; return 1 ;;
 	esac

@@ -51,8 +51,14 @@ series_branch() {
 	done
 	echo "$b"
 }
+# have_part N: whether part N is present. (Not "parts | grep -q": under
+# pipefail, grep leaving at the first match can fail the pipeline with
+# SIGPIPE while parts is still writing.)
+have_part() { [ -n "$(part_of "$1")" ]; }
+# part_of N: "N-NAME" of part N, when present.
+part_of() { local p; for p in $(parts); do [ "${p%%-*}" = "$1" ] && echo "$p"; done; return 0; }
 # rfc_branch: the branch of part 4 (perf core, RFC) when it exists.
-rfc_branch() { parts | grep -q '^4-' && part_branch "$(parts | grep '^4-')"; return 0; }
+rfc_branch() { have_part 4 && part_branch "$(part_of 4)"; return 0; }
 
 # The kernels of the 7.3 boot matrix (scripts/kernel-build.sh says which
 # has which configuration): a worktree each, build/k-NAME, with its build

@@ -260,7 +260,7 @@ for id in "${ONLY[@]}"; do
 done
 restore=
 while IFS=$'\t' read -r -u 3 id file todo desc; do
-	if [ ${#ONLY[@]} -gt 0 ] && ! printf '%s\n' "${ONLY[@]}" | grep -qxF "$id"; then
+	if [ ${#ONLY[@]} -gt 0 ] && [[ " ${ONLY[*]} " != *" $id "* ]]; then
 		continue
 	fi
 	n=$((n + 1))

@@ -14,7 +14,7 @@ result() {
 	if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi
 }
 
-"$sim" --help | grep -q "usage: x86-pmu-sim"
+"$sim" --help | grep "usage: x86-pmu-sim" > /dev/null
 result $? "--help prints the usage"
 
 # Bad input: exit 2, the token named on stderr, nothing on stdout.
