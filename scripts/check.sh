@@ -14,10 +14,10 @@
 # emulator tests; the boot matrix (scripts/qemu-run.sh --matrix: parts 1-3
 # on every host, parts 1-4, plain 7.3 beside them, part 1 alone with the
 # fixes' tests, the 6.12 backport on the affected host; kernels and their
-# configurations in scripts/kernel-build.sh); the series kernel's KUnit
-# suites once more through kunit.py run on the emulated affected host, on
-# the same build (scripts/kunit-qemu.sh); every patch of every part
-# building on its own (scripts/bisect-build.sh).
+# configurations in scripts/kernel-build.sh), with the series kernel's
+# KUnit suites once more through kunit.py run on the emulated affected
+# host, on the same build, in the boots' queue (scripts/kunit-qemu.sh);
+# every patch of every part building on its own (scripts/bisect-build.sh).
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 

@@ -278,7 +278,7 @@ for prog in ("moved.sh", "pinned-held.sh"):
     block = text[:m.start()]
     start = block.rfind("# selftests: %s: %s" % (m.group(2), prog))
     summary = [l[2:] for l in text[start:m.start()].splitlines()
-               if re.match(r"# (no leak|.*runs?$|.*leak)", l)][-1:] if start >= 0 else []
+               if re.match(r"# (no leak|.*runs?( \(.*\))?$|.*leak)", l)][-1:] if start >= 0 else []
     print("  %-12s %-8s %-16s %-7s %s" % (sys.argv[2], sys.argv[3], prog, m.group(1),
           summary[0] if summary else ""))
 PY
