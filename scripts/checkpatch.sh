@@ -26,6 +26,12 @@
 # finds a maintainer for every file it adds (part 1's AMD test falls under
 # PERFORMANCE EVENTS SUBSYSTEM, arch/*/events/*/*); a new file nobody
 # maintains still fails.
+#
+# A patch that passed is remembered (build/checkpatch-cache/): while the
+# patch file, the options and the tree it was checked in (its HEAD and
+# work tree, checkpatch.pl and what it reads included) are the same, the
+# next run reuses the result and says so; anything else runs checkpatch
+# again. Remove build/checkpatch-cache/ to run every patch.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -63,6 +69,13 @@ maintained() {
 	rm -f "$one"
 }
 
+CACHE=$BUILD/checkpatch-cache
+mkdir -p "$CACHE"
+# tree_key TREE: what of TREE checkpatch depends on, hashed.
+tree_key() {
+	{ git -C "$1" rev-parse HEAD; git -C "$1" diff HEAD; } | sha256sum | cut -c1-16
+}
+
 sets=()
 for d in "$dir"/*/; do
 	[ -f "$d/0000-cover-letter.patch" ] && sets+=("${d%/}")
@@ -76,6 +89,7 @@ for d in "${sets[@]}"; do
 	*) tree=$(ksrc "$MAINLINE") ;;
 	esac
 	echo "# $set_name: checkpatch.pl of ${tree#"$TOP"/}"
+	tkey=$(tree_key "$tree")
 	nohist=()
 	if [ "$(git -C "$tree" rev-list --count base)" -le 1 ]; then
 		nohist=(--ignore UNKNOWN_COMMIT_ID)
@@ -85,6 +99,12 @@ for d in "${sets[@]}"; do
 		case $p in */0000-cover-letter.patch) continue ;; esac
 		n=$((n + 1))
 		name=$set_name/$(basename "$p")
+		key=$({ echo "$tkey ${ignore[*]} ${nohist[*]}"; cat "$p"; } | sha256sum | cut -c1-16)
+		if [ -f "$CACHE/$key" ]; then
+			echo "# $name: patch, options and tree unchanged since it passed (key $key): result reused"
+			echo "ok $n - checkpatch --strict: $name"
+			continue
+		fi
 		covered=()
 		if maintained "$tree" "$p"; then
 			covered=(--ignore FILE_PATH_CHANGES)
@@ -95,6 +115,7 @@ for d in "${sets[@]}"; do
 		total=$(echo "$out" | grep '^total:' || echo "total: checkpatch did not finish")
 		if echo "$total" | grep -q '^total: 0 errors, 0 warnings, 0 checks'; then
 			echo "ok $n - checkpatch --strict: $name"
+			touch "$CACHE/$key"
 		else
 			echo "$out" | sed 's/^/# /'
 			echo "not ok $n - checkpatch --strict: $name ($total)"
