@@ -44,7 +44,7 @@ shift 5
 append=$*
 
 QEMU=${QEMU:-$BUILD/qemu/qemu-system-x86_64}
-QEMU_TIMEOUT=${QEMU_TIMEOUT:-1200}
+QEMU_TIMEOUT=${QEMU_TIMEOUT:-2400}	# a hang's bound: hsw-ht took 1132 s with four boots at a time
 INITRAMFS=${INITRAMFS:-$INITRAMFS_OUT}
 out=$RESULTS/boot-$name
 tap=$out.tap
