@@ -174,14 +174,13 @@ fi
 
 [ $build_only -eq 0 ] || exit 0
 
-# The boots, $BOOT_JOBS at a time, the longest first. A boot's time is
-# mostly the guest's clock, not the host's CPU: its tests count for so many
-# seconds of wall time, and a guest on a busy host runs fewer instructions
-# in them, not longer. So boots can outnumber the cores: on 2 cores four
-# at a time take about half the time of two (the figures: README), while
-# booting and the KUnit suites, which are CPU-bound, take longer. The
-# emulator's guest test and kunit.py's run of the KUnit suites on the
-# emulated host (scripts/kunit-qemu.sh) take slots of the queue too.
+# The boots, $BOOT_JOBS at a time, the longest first. Their tests count
+# for so many seconds of the guest's clock, but perf's start-up, the
+# kselftests and the kernel under KASAN are CPU-bound under TCG, so more
+# boots than cores gain little: on 2 cores four at a time took 1074-1312 s
+# here with the emulator's guest test and kunit.py's run of the KUnit
+# suites (scripts/kunit-qemu.sh), which take slots of the queue too; two
+# at a time took 1178-1441 s without them.
 BOOT_JOBS=${BOOT_JOBS:-$((2 * JOBS))}
 slot() {
 	while [ "$(jobs -rp | wc -l)" -ge "$BOOT_JOBS" ]; do
