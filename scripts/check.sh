@@ -25,14 +25,19 @@ start=$(date +%s)
 rm -rf "$RESULTS"
 mkdir -p "$RESULTS"
 
-# phase NAME: the time since the last phase, for the summary.
+# phase NAME: the time since the last phase and how busy the machine's
+# CPUs were in it (/proc/stat: time not idle over all time), for the
+# summary: a phase well under 100% waits on something other than the CPU.
 phases=()
 last=$start
+read -r last_busy last_all < <(cpu_ticks)
 phase() {
-	local now
+	local now busy all
 	now=$(date +%s)
-	phases+=("$(printf '%-34s %5d s' "$1" $((now - last)))")
-	last=$now
+	read -r busy all < <(cpu_ticks)
+	phases+=("$(printf '%-34s %5d s  CPUs %3d%% busy' "$1" $((now - last)) \
+		"$(busy_pct "$last_busy" "$last_all" "$busy" "$all")")")
+	last=$now last_busy=$busy last_all=$all
 }
 
 "$TOP/scripts/setup.sh" || die "setup failed"

@@ -40,7 +40,7 @@ tally_boot() {
 	con=$(tr -d '\r' < "$RESULTS/boot-$name.console")
 	lows=$(echo "$con" | sed -n 's/^#   \(.*[a-z]\) *[0-9]* groups, lowest share \(.*\)%$/\1 \2%/p' |
 		paste -sd, -)
-	sib=$(echo "$con" | sed -n 's/^#   sibling \(.*\): ran \(.*\)%$/\2%/p' | paste -sd/ -)
+	sib=$(echo "$con" | sed -n 's/^#   sibling \(.*\): ran \([0-9.]*\)% while.*/\2%/p' | paste -sd/ -)
 	below=$(echo "$con" | sed -n 's/^# \([0-9]*\) of [0-9]* groups ran less than 95% of their window; \([0-9]*\) not judged$/\1, \2 not judged/p')
 	stall=$(echo "$con" | sed -n 's/^#   the host stalled the guest.s CPUs \(.*\) s and \(.*\) s .*/\1 s + \2 s/p')
 	if ! grep -q '^not ok' "$RESULTS/boot-$name.tap" &&
@@ -50,7 +50,7 @@ tally_boot() {
 	else
 		verdict=FAIL
 	fi
-	echo "boot $i: $verdict; groups under 95%: ${below:-?}; lowest: ${lows:-none printed}; sibling ran ${sib:-?}; host stalls ${stall:-?}" |
+	echo "boot $i: $verdict; groups under 95%: ${below:-?}; lowest: ${lows:-none printed}; sibling ran ${sib:-?} in the windows; host stalls ${stall:-?}" |
 		tee -a "$tally"
 }
 

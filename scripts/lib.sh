@@ -150,3 +150,9 @@ install_missing() {
 	DEBIAN_FRONTEND=noninteractive apt_serial $sudo apt-get install -y -qq \
 		--no-install-recommends "${missing[@]}" >/dev/null
 }
+
+# cpu_ticks: the machine's CPU time busy and in all, in ticks since boot
+# (/proc/stat's first line; iowait counts as idle). busy_pct B0 A0 B1 A1:
+# how busy the CPUs were between two such readings, in percent.
+cpu_ticks() { awk '/^cpu /{ print $2+$3+$4+$7+$8+$9, $2+$3+$4+$5+$6+$7+$8+$9 }' /proc/stat; }
+busy_pct() { echo $(( ($3 - $1) * 100 / ($4 - $2 > 0 ? $4 - $2 : 1) )); }

@@ -4,7 +4,8 @@
  * host of the boot matrix. The KUnit suites (when enabled) have run by the
  * time it starts. It mounts the pseudo file systems, then runs the test
  * directories named by "x86pmu.run=dir1,dir2" on the kernel command line
- * (every directory under /tests when absent), in that order: every
+ * (every directory under /tests when absent), in that order, less the
+ * programs named by "x86pmu.skip=prog1,prog2" (reported as skipped): every
  * executable of a directory in name order, the way the kselftest runner
  * does (one TAP line per program, its output as "# " lines, exit 4 = skip,
  * a timeout from <dir>/settings). The kernel log is then printed whole
@@ -125,30 +126,43 @@ static int run(const char *dir, const char *name, int timeout)
 }
 
 /*
- * The directories to run: from "x86pmu.run=a,b" on the kernel command line,
- * else every directory under @root in name order. Returns their number.
+ * The comma-separated values of "@key" on the kernel command line, into
+ * @vals (at most @max). Returns their number.
  */
-static int test_dirs(const char *root, char **dirs)
+static int cmdline_list(const char *key, char **vals, int max)
 {
-	char cmdline[4096], *p, *tok, *save;
-	struct dirent *de;
+	char cmdline[4096], *p, *tok, *save, *save2;
+	size_t len = strlen(key);
 	int n = 0;
 	FILE *f;
-	DIR *d;
 
 	f = fopen("/proc/cmdline", "r");
 	if (f && fgets(cmdline, sizeof(cmdline), f)) {
 		for (tok = strtok_r(cmdline, " \n", &save); tok;
 		     tok = strtok_r(NULL, " \n", &save)) {
-			if (strncmp(tok, "x86pmu.run=", 11))
+			if (strncmp(tok, key, len))
 				continue;
-			for (p = strtok(tok + 11, ","); p && n < MAX_DIRS;
-			     p = strtok(NULL, ","))
-				dirs[n++] = strdup(p);
+			for (p = strtok_r(tok + len, ",", &save2); p && n < max;
+			     p = strtok_r(NULL, ",", &save2))
+				vals[n++] = strdup(p);
 		}
 	}
 	if (f)
 		fclose(f);
+	return n;
+}
+
+/*
+ * The directories to run: from "x86pmu.run=a,b" on the kernel command line,
+ * else every directory under @root in name order. Returns their number.
+ */
+static int test_dirs(const char *root, char **dirs)
+{
+	struct dirent *de;
+	int n;
+	DIR *d;
+
+	n = cmdline_list("x86pmu.run=", dirs, MAX_DIRS);
 	if (n)
 		return n;
 
@@ -210,8 +224,8 @@ static void dump_kernel_log(void)
 int main(void)
 {
 	static const char *const root = "/tests";
-	char *dirs[MAX_DIRS], *names[MAX_TESTS], dirpath[512];
-	int ndirs, n = 0, i, num = 0;
+	char *dirs[MAX_DIRS], *names[MAX_TESTS], *skip[MAX_TESTS], dirpath[512];
+	int ndirs, nskip, n = 0, i, j, num = 0;
 	struct timespec t0, t1;
 
 	mount("proc", "/proc", "proc", 0, NULL);
@@ -228,6 +242,7 @@ int main(void)
 	klogctl(8 /* SYSLOG_ACTION_CONSOLE_LEVEL */, NULL, 4);
 
 	ndirs = test_dirs(root, dirs);
+	nskip = cmdline_list("x86pmu.skip=", skip, MAX_TESTS);
 	for (i = 0; i < ndirs; i++)
 		n = collect(root, dirs[i], names, n);
 
@@ -240,6 +255,13 @@ int main(void)
 		*slash = '\0';
 		snprintf(dirpath, sizeof(dirpath), "%s/%s", root, names[i]);
 		printf("# selftests: %s: %s\n", names[i], slash + 1);
+		for (j = 0; j < nskip && strcmp(skip[j], slash + 1); j++)
+			;
+		if (j < nskip) {
+			printf("ok %d selftests: %s: %s # SKIP x86pmu.skip\n",
+			       ++num, names[i], slash + 1);
+			continue;
+		}
 		clock_gettime(CLOCK_MONOTONIC, &t0);
 		status = run(dirpath, slash + 1, timeout_of(dirpath));
 		clock_gettime(CLOCK_MONOTONIC, &t1);
