@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The simulator's scenarios as the emulated host ran them (scenarios/scenarios.sh
-# in the boots of the series kernel and of plain mainline, hsw-ht-7.3)
-# beside the simulator's prediction for the same kernel: the series
+# in the boots of the series kernel, and of plain mainline where a boot of
+# it runs them: make check's matrix no longer does) beside the simulator's prediction for the same kernel: the series
 # (matcher hk, XSU series) for the patched kernel, upstream's model
 # (greedy, XSU upstream: 6.12's scheduling core, which 7.3 keeps byte for
 # byte) for the unpatched one. Prints a table per scenario and TAP: for the patched
@@ -17,7 +17,8 @@
 # Which boots, and how each is modelled: HVS_BOOTS, "BOOT:LABEL:MODEL"
 # each, MODEL hk (the series), hk+continue (the series with the perf-core
 # continuation) or upstream; scripts/qemu-run.sh sets it from its matrix
-# (default: hsw-ht, the series, and hsw-ht-7.3, mainline). HVS_CONFIG: the
+# (hsw-ht and hsw-ht-scen, the series; default: hsw-ht, the series, and
+# hsw-ht-7.3, mainline). HVS_CONFIG: the
 # series kernel's .config, for its CONFIG_HZ (default: build/k-series's).
 # HVS_TREE: the kernel tree whose perf event tables the simulator reads
 # (--tree), the one the host's perf was built from (default: the 7.3
@@ -47,11 +48,11 @@
 # record (a kernel without tracing, or a trace that lost events) both
 # rotate once a tick and the prediction is the mean of the orders fixed
 # and alternate. Counted: every event within 3 points of the prediction
-# with the workaround off, within 5 with it on (MemoryBound and
-# tma_l3_bound_group: printed only, see BOUND), and the ledger empty with
-# it on; reported: whether every event is within 3 points with it on, the
-# largest difference over the corrupting events and each thread's counter
-# time (all its fractions summed). With a digit a tick and the mean of the
+# with the workaround off, within 5 with it on (tma_l3_bound_group, and
+# MemoryBound where a boot ran it: printed only, see BOUND), and the
+# ledger empty with it on; reported: whether every event is within 3
+# points with it on, the largest difference over the corrupting events and
+# each thread's counter time (all its fractions summed). With a digit a tick and the mean of the
 # two orders the largest difference was 1.9 to 7.0 points from boot to
 # boot; with the trace replayed it is mostly under 3 but not always: the
 # siblings' rounds overlap on the host, and both lists can settle into

@@ -21,6 +21,8 @@
 #   /tests/host/           the knob experiment on the emulated host (perf
 #                          stat); helper programs as /usr/bin/x86pmu-*
 #   /tests/scenarios/      the simulator's scenarios with perf stat
+#   /tests/cost/           the kernel's instructions per context switch
+#                          with perf events (the emulator's count)
 #   /tests/stress/         glue_stress: the scheduling glue under random
 #                          events, knob switches and CPU hotplug
 #   /tests/fixes/          the host tests of the fixes (part 1), links to
@@ -76,7 +78,7 @@ done
 [ -x "$PERF_OUT/perf" ] || fail "no perf at ${PERF_OUT#"$TOP"/}/perf: run scripts/build-perf.sh"
 cp "$PERF_OUT/perf" "$ROOT/usr/bin/perf"
 
-for d in host scenarios; do
+for d in host scenarios cost; do
 	mkdir -p "$ROOT/tests/$d"
 	for f in "$GUEST/$d"/*; do
 		case $f in
@@ -90,12 +92,13 @@ done
 
 # perf stat under TCG, beside other boots on the same cores, takes seconds
 # per run: the host tests and the scenarios get more than the runner's default
-# 120 s (the scenarios also run five metric groups of 600 intervals each:
-# 372 s on the series kernel with four boots at a time on an otherwise idle
-# machine, 450 s and more beside make check's other steps). These timeouts
+# 120 s (the scenarios also run three metric groups of 600 intervals each;
+# with five, 372-468 s on the series kernel with four boots at a time, and
+# more than 900 s once, beside other work on the machine). These timeouts
 # catch hangs; they are not measurements.
 echo "timeout=300" > "$ROOT/tests/host/settings"
 echo "timeout=900" > "$ROOT/tests/scenarios/settings"
+echo "timeout=600" > "$ROOT/tests/cost/settings"
 
 # The fixes' host tests, where they exist.
 mkdir -p "$ROOT/tests/fixes"

@@ -23,6 +23,10 @@
 #   fixes     7.3, part 1 (branch fixes)       mainline's + part 1's .kunitconfig
 #                                              (arch/x86/events/amd); seeded from
 #                                              mainline's worktree and build
+#   cost      7.3, parts 1-3 (as series)       mainline's, exactly: the series'
+#                                              path cost against plain 7.3's
+#                                              (cost/cost.sh); seeded from
+#                                              mainline's worktree and build
 #   lts       6.12, branch series of           the backport's .kunitconfig files +
 #             build/linux-6.12 (the backport)  BOOT + DEBUG without KASAN
 #
@@ -33,7 +37,7 @@
 # without it; lockdep and the lockup detectors stay on every kernel. A
 # seeded fixes build took 43 s of copying and 55 s of CPU.
 #
-#   kernel-build.sh series|rfc|mainline|fixes|lts...
+#   kernel-build.sh series|rfc|mainline|fixes|cost|lts...
 #   kernel-build.sh --print-args NAME   kunit.py's arguments for a built
 #                                       kernel, one a line (kunit-qemu.sh)
 #
@@ -77,6 +81,8 @@ kernel_def() {
 	fixes)	TREE=$(ksrc $MAINLINE) REF=fixes KASAN=n SEED=mainline
 		KUNITS=arch/x86/events/amd
 		have_part 1 || { echo "error: no part 1 (fixes)" >&2; return 1; } ;;
+	cost)	TREE=$(ksrc $MAINLINE) REF=$(series_branch) KASAN=n SEED=mainline KUNITS=
+		[ -n "$REF" ] || { echo "error: no part of the series in ${PARTS_DIR#"$TOP"/}" >&2; return 1; } ;;
 	lts)	TREE=$(ksrc $LTS) REF=series KASAN=n ;;
 	*)	echo "error: unknown kernel '$1' (${KERNELS[*]})" >&2; return 1 ;;
 	esac
@@ -194,7 +200,7 @@ build_kernel() {
 # --print-args NAME: kunit.py's arguments for a kernel already built, one
 # a line, for running its KUnit suites on the same build (kunit_args).
 if [ "${1:-}" = --print-args ]; then
-	[ $# -eq 2 ] || { echo "usage: $0 --print-args series|rfc|mainline|fixes|lts" >&2; exit 2; }
+	[ $# -eq 2 ] || { echo "usage: $0 --print-args series|rfc|mainline|fixes|cost|lts" >&2; exit 2; }
 	kernel_def "$2" || exit 1
 	[ -f "$(kimage "$2")" ] ||
 		{ echo "error: the $2 kernel is not built ($0 $2 builds it)" >&2; exit 1; }
@@ -203,12 +209,12 @@ if [ "${1:-}" = --print-args ]; then
 	exit 0
 fi
 
-[ $# -gt 0 ] || { echo "usage: $0 series|rfc|mainline|fixes|lts..." >&2; exit 2; }
+[ $# -gt 0 ] || { echo "usage: $0 series|rfc|mainline|fixes|cost|lts..." >&2; exit 2; }
 status=0
 for w in "$@"; do
 	case $w in
-	series | rfc | mainline | fixes | lts) build_kernel "$w" || status=1 ;;
-	*) echo "usage: $0 series|rfc|mainline|fixes|lts..." >&2; exit 2 ;;
+	series | rfc | mainline | fixes | cost | lts) build_kernel "$w" || status=1 ;;
+	*) echo "usage: $0 series|rfc|mainline|fixes|cost|lts..." >&2; exit 2 ;;
 	esac
 	[ $status -eq 0 ] || break
 done

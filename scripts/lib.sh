@@ -65,7 +65,7 @@ rfc_branch() { have_part 4 && part_branch "$(part_of 4)"; return 0; }
 # output inside it, build/k-NAME/.build (ignored by the kernel's own
 # .gitignore), so that Kbuild names every source file relative to the
 # output and one kernel's build can seed another's.
-KERNELS=(series rfc mainline fixes lts)
+KERNELS=(series rfc mainline fixes cost lts)
 # The series' .kunitconfig files, where a kernel's tree has them, and the
 # KUnit suites each one builds in (a boot of a kernel built with one must
 # run its suites). The glue suite is part of intel/core.c when the XSU

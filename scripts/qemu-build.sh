@@ -116,6 +116,7 @@ else
 	rm -rf "$tmp/.pc"		# quilt's bookkeeping, not source
 	step "recording the tree as git (tag base) in $QSRC"
 	git -C "$tmp" init -q
+	git -C "$tmp" config gc.auto 0	# no background repack (prepare-tree.sh)
 	git -C "$tmp" add -A -f .
 	git -C "$tmp" commit -q -m "QEMU $version (Debian qemu source package, Debian patches applied)"
 	git -C "$tmp" tag base

@@ -117,6 +117,15 @@ between() {
 		tap_lines "$R/host-vs-sim.tap" | block
 	fi
 
+	section "Kernel instructions per context switch with perf events, the series beside plain $MAINLINE" \
+		"scripts/switch-cost.sh (cost/cost.sh in the boots cost-ht, cost-noht, cost-ht-$MAINLINE, cost-noht-$MAINLINE)" \
+		"the cost kernel (parts 1-3) and the mainline kernel, built alike"
+	if have "$R/switch-cost.tap"; then
+		grep '^# |' "$R/switch-cost.tap" | sed 's/^# //'
+		echo
+		tap_lines "$R/switch-cost.tap" | block
+	fi
+
 	section "KUnit through kunit.py on the emulated affected host" "scripts/kunit-qemu.sh (make kunit-qemu)" \
 		"the series kernel (parts 1-3)"
 	if have "$R/kunit-qemu.tap"; then

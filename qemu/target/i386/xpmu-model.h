@@ -59,6 +59,9 @@
 #define XPMU_LEDGER_ERRATUM     0x03    /* 1: erratum model on, 0: off */
 #define XPMU_LEDGER_THREAD      0x04    /* reading thread's index (0/1) */
 #define XPMU_LEDGER_SIBLING     0x05    /* 1: the core has two threads */
+/* Read by the glue (xpmu.c), not the model: the reading thread's counts */
+#define XPMU_LEDGER_INSNS       0x06    /* instructions retired, any CPL */
+#define XPMU_LEDGER_INSNS_OS    0x07    /* instructions retired at CPL 0 */
 #define XPMU_LEDGER_CTR_LEAKED  0x10    /* +i: leaked into my counter i */
 #define XPMU_LEDGER_CTR_EXPOSED 0x20    /* +i: exposure ns of my counter i */
 #define XPMU_LEDGER_CTR_SETTLE  0x30    /* +i: settlements into counter i */

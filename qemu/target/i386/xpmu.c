@@ -194,6 +194,15 @@ int x86_xpmu_rdmsr(CPUX86State *env, uint32_t msr, uint64_t *val)
     if (!c || !xpmu_is_pmu_msr(msr)) {
         return XPMU_UNHANDLED;
     }
+    /* The vCPU's own instruction counts: no settling needed */
+    if (msr == XPMU_MSR_LEDGER_BASE + XPMU_LEDGER_INSNS) {
+        *val = qatomic_read(&env->xpmu_insns);
+        return XPMU_OK;
+    }
+    if (msr == XPMU_MSR_LEDGER_BASE + XPMU_LEDGER_INSNS_OS) {
+        *val = qatomic_read(&env->xpmu_insns_os);
+        return XPMU_OK;
+    }
     qemu_mutex_lock(&c->lock);
     xpmu_now(c, &now, xpmu_cpl(env));
     r = xpmu_rdmsr(&c->m, env->xpmu_thread, &now, msr, val);
@@ -514,6 +523,7 @@ bool x86_xpmu_realize(X86CPU *cpu, Error **errp)
     }
 
     env->xpmu_insns = 0;
+    env->xpmu_insns_os = 0;
     env->xpmu_insn_limit = XPMU_NO_INSNS;
     env->xpmu_cpl_hook = false;
     env->xpmu_thread = thr;

@@ -31,7 +31,7 @@ void x86_xpmu_sync(CPUX86State *env);
 
 #ifdef CONFIG_TCG
 /* Translator hooks (tcg/sysemu/pmu_helper.c) */
-struct TCGOp *x86_xpmu_gen_tb_start(void);
+struct TCGOp *x86_xpmu_gen_tb_start(bool kernel);
 void x86_xpmu_gen_tb_end(struct TCGOp *count, int num_insns);
 #endif
 

@@ -72,6 +72,8 @@
 #define LEDGER_ERRATUM		(LEDGER + 0x03)
 #define LEDGER_THREAD		(LEDGER + 0x04)
 #define LEDGER_SIBLING		(LEDGER + 0x05)
+#define LEDGER_INSNS		(LEDGER + 0x06)
+#define LEDGER_INSNS_OS		(LEDGER + 0x07)
 #define LEDGER_CTR_LEAKED(i)	(LEDGER + 0x10 + (i))
 #define LEDGER_CTR_EXPOSED(i)	(LEDGER + 0x20 + (i))
 #define LEDGER_CTR_SETTLE(i)	(LEDGER + 0x30 + (i))
@@ -336,6 +338,43 @@ static void test_usr_os(void)
 	wr(0, MSR_GLOBAL_CTRL, gc);
 }
 
+/*
+ * The emulator's own instruction counts (no counter involved): all of the
+ * user loop and little kernel in it; over the syscall loop, the kernel's
+ * count agrees with an OS-only counter of instructions within 2%.
+ */
+static void test_insn_counts(void)
+{
+	uint64_t gc = rd(0, MSR_GLOBAL_CTRL), o[3], a[3], k[3];
+	long n = 1000000;
+
+	wr(0, MSR_PMC0, 0);
+	wr(0, MSR_EVNTSEL0, EVTSEL_EN | EVTSEL_OS | EV_INSNS);
+	wr(0, MSR_GLOBAL_CTRL, gc | 0x1);
+	for (int i = 0; i < 3; i++) {
+		if (i == 1)
+			user_work(n);
+		if (i == 2)
+			kernel_work(20000);
+		o[i] = rd(0, MSR_PMC0);
+		a[i] = rd(0, LEDGER_INSNS);
+		k[i] = rd(0, LEDGER_INSNS_OS);
+	}
+	diag("user loop: all +%llu, CPL 0 +%llu; syscall loop: all +%llu, CPL 0 +%llu, OS-only counter +%llu",
+	     (unsigned long long)(a[1] - a[0]), (unsigned long long)(k[1] - k[0]),
+	     (unsigned long long)(a[2] - a[1]), (unsigned long long)(k[2] - k[1]),
+	     (unsigned long long)(o[2] - o[1]));
+	tap(a[1] - a[0] >= (uint64_t)n && 5 * (k[1] - k[0]) < a[1] - a[0],
+	    "the emulator's instruction count (MSR 0x58504d06) has the user loop, its CPL 0 count (0x58504d07) not");
+	tap(k[2] - k[1] > 20000 && k[2] - k[1] <= a[2] - a[1] &&
+	    50 * (k[2] - k[1]) > 49 * (o[2] - o[1]) &&
+	    50 * (k[2] - k[1]) < 51 * (o[2] - o[1]),
+	    "its CPL 0 count over the syscall loop agrees with an OS-only counter within 2%% (+%llu, +%llu)",
+	    (unsigned long long)(k[2] - k[1]), (unsigned long long)(o[2] - o[1]));
+	wr(0, MSR_EVNTSEL0, 0);
+	wr(0, MSR_GLOBAL_CTRL, gc);
+}
+
 static void test_overflow_status(void)
 {
 	uint64_t gc = rd(0, MSR_GLOBAL_CTRL), st, v;
@@ -572,6 +611,7 @@ static int msr_part(void)
 	test_reserved_bits();
 	test_disabled_and_gating();
 	test_usr_os();
+	test_insn_counts();
 	test_overflow_status();
 	test_leak(erratum, sibling);
 	restore_pmu(ncpu);

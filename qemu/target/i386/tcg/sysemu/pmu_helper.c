@@ -5,10 +5,17 @@
  * Every translated block starts with
  *
  *     env->xpmu_insns += <number of guest instructions in the block>;
+ *     env->xpmu_insns_os += <the same>;             (CPL 0 blocks only)
  *     if (env->xpmu_insns >= env->xpmu_insn_limit)
  *         helper_xpmu_limit(env);
  *
- * placed after the block's exit-request check. The count is not known
+ * placed after the block's exit-request check. A block's CPL is fixed
+ * when it is translated (it is part of the block's flags), so a CPL 0
+ * block adds to the kernel's count as a whole, and the instruction that changes CPL (SYSCALL, SYSRET, IRET, an
+ * interrupt's entry) ends its block. The ledger MSRs XPMU_LEDGER_INSNS and
+ * XPMU_LEDGER_INSNS_OS read both counts, for the guest to measure what a
+ * kernel path costs in instructions, exactly and beside no counter it
+ * schedules (xpmu.c). The count is not known
  * when the block starts, so the add's constant is patched at the end of
  * translation, the way gen_tb_start()/gen_tb_end() patch icount.
  *
@@ -48,12 +55,28 @@ void helper_xpmu_limit(CPUX86State *env)
     x86_xpmu_sync(env);
 }
 
+/* Emit env->xpmu_insns_os += @insns (@add) or -= @insns. */
+static void xpmu_gen_os(TCGv_i64 insns, bool add)
+{
+    TCGv_i64 os = tcg_temp_new_i64();
+
+    tcg_gen_ld_i64(os, cpu_env, offsetof(CPUX86State, xpmu_insns_os));
+    if (add) {
+        tcg_gen_add_i64(os, os, insns);
+    } else {
+        tcg_gen_sub_i64(os, os, insns);
+    }
+    tcg_gen_st_i64(os, cpu_env, offsetof(CPUX86State, xpmu_insns_os));
+    tcg_temp_free_i64(os);
+}
+
 /**
  * x86_xpmu_gen_tb_start() - emit the instruction count of a block
+ * @kernel: the block runs at CPL 0
  *
  * Return: the add whose constant x86_xpmu_gen_tb_end() sets.
  */
-TCGOp *x86_xpmu_gen_tb_start(void)
+TCGOp *x86_xpmu_gen_tb_start(bool kernel)
 {
     TCGv_i64 insns = tcg_temp_new_i64();
     TCGv_i64 limit = tcg_temp_new_i64();
@@ -61,11 +84,18 @@ TCGOp *x86_xpmu_gen_tb_start(void)
     TCGOp *count;
 
     tcg_gen_ld_i64(insns, cpu_env, offsetof(CPUX86State, xpmu_insns));
+    if (kernel) {
+        /* The kernel's count gains what the add below adds */
+        xpmu_gen_os(insns, false);
+    }
     /* A dummy constant, replaced by the block's instruction count */
     tcg_gen_add_i64(insns, insns, tcg_constant_i64(0));
     count = tcg_last_op();
     tcg_debug_assert(count->opc == INDEX_op_add_i64);
     tcg_gen_st_i64(insns, cpu_env, offsetof(CPUX86State, xpmu_insns));
+    if (kernel) {
+        xpmu_gen_os(insns, true);
+    }
     tcg_gen_ld_i64(limit, cpu_env, offsetof(CPUX86State, xpmu_insn_limit));
     tcg_gen_brcond_i64(TCG_COND_LTU, insns, limit, below);
     gen_helper_xpmu_limit(cpu_env);

@@ -52,15 +52,18 @@
 # Scenarios: 1 (XSU on, HT1 joins at tick 30), 2 (the same, workaround
 # off), 5 (four corrupting events on HT0, branches on HT1). Metric groups
 # of perf's Haswell tables: CacheHits (41 events a thread, four of them
-# corrupting; weak groups perf opens singly) and tma_l3_bound_group (44
-# events, nine corrupting), each also with the workaround off, and
-# MemoryBound (41, four).
+# corrupting; weak groups perf opens singly), also with the workaround
+# off, and tma_l3_bound_group (44 events, nine corrupting). Each perf stat
+# -M takes tens of seconds of CPU to start under emulation: MemoryBound and
+# tma_l3_bound_group with the workaround off, compared here before, were
+# left out to keep the boot within its share of make check's time.
 
 MUX=/sys/bus/event_source/devices/cpu/perf_event_mux_interval_ms
 MUX_MS=${MUX_MS:-30}
 SCALE=${SCALE:-3}
 METRIC_TICKS=${METRIC_TICKS:-600}
 
+LOAD_NICE=19
 . /tests/host/siblings.sh
 orig_mux=$(cat $MUX)
 echo "$MUX_MS" > $MUX
@@ -276,7 +279,5 @@ scenario 5 1 r81d0,r08d1,r10d1,r01d1 branches 1 100
 [ -n "$orig_watchdog" ] && echo 0 > $WATCHDOG
 metrics CacheHits
 metrics tma_l3_bound_group
-metrics MemoryBound
 metrics CacheHits 0
-metrics tma_l3_bound_group 0
 exit 0
