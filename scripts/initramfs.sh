@@ -23,6 +23,7 @@
 #   /tests/scenarios/      the simulator's scenarios with perf stat
 #   /tests/cost/           the kernel's instructions per context switch
 #                          with perf events (the emulator's count)
+#   /tests/topdown/        perf --topdown, TopdownL1/L2 and a many-group record
 #   /tests/stress/         glue_stress: the scheduling glue under random
 #                          events, knob switches and CPU hotplug
 #   /tests/fixes/          the host tests of the fixes (part 1), links to
@@ -78,7 +79,7 @@ done
 [ -x "$PERF_OUT/perf" ] || fail "no perf at ${PERF_OUT#"$TOP"/}/perf: run scripts/build-perf.sh"
 cp "$PERF_OUT/perf" "$ROOT/usr/bin/perf"
 
-for d in host scenarios cost; do
+for d in host scenarios cost topdown; do
 	mkdir -p "$ROOT/tests/$d"
 	for f in "$GUEST/$d"/*; do
 		case $f in
@@ -99,6 +100,7 @@ done
 echo "timeout=300" > "$ROOT/tests/host/settings"
 echo "timeout=900" > "$ROOT/tests/scenarios/settings"
 echo "timeout=600" > "$ROOT/tests/cost/settings"
+echo "timeout=600" > "$ROOT/tests/topdown/settings"
 
 # The fixes' host tests, where they exist.
 mkdir -p "$ROOT/tests/fixes"

@@ -64,6 +64,10 @@ ALL=perf_events,host,scenarios,stress
 # remove_on_exec: breakpoints, 40-80 s each under TCG) are left out
 # (x86pmu.skip), host/half.sh runs 50 groups (100 on hsw-ht, 20 on
 # Skylake, where nothing competes) and the stress 30 s (60 on hsw-ht).
+# topdown/topdown.sh (perf stat --topdown, -M TopdownL1/L2, a many-group
+# perf record; scripts/topdown-table.sh) runs on the three affected hosts
+# with the series (hsw-ht-scen, snb-ht, ivb-ht) and with plain 7.3
+# (hsw-ht-7.3, and snb-ht-7.3 and ivb-ht-7.3, which run nothing else).
 # The cost-* boots measure the kernel's instructions per context switch
 # (cost/cost.sh, scripts/switch-cost.sh): the series and plain 7.3 built
 # alike (the cost and mainline kernels), HT on and off.
@@ -81,11 +85,13 @@ MODEL="$LIGHT,knob.sh,lockstat.sh,switch.sh,pinned-held.sh"
 RFC="x86pmu.skip=knob.sh,lockstat.sh,switch.sh,pinned-held.sh"
 BOOTS=(
 	"hsw-ht|series|Haswell,pmu=on|$HT|perf_events,host,stress|$KUNIT|count"
-	"hsw-ht-scen|series|Haswell,pmu=on|$HT|scenarios|$NOKUNIT|count"
-	"hsw-ht-7.3|mainline|Haswell,pmu=on|$HT|perf_events,host,stress|$NOKUNIT $LIGHT HALF_GROUPS=50 x86pmu.stress=30|info"
+	"hsw-ht-scen|series|Haswell,pmu=on|$HT|scenarios,topdown|$NOKUNIT|count"
+	"hsw-ht-7.3|mainline|Haswell,pmu=on|$HT|perf_events,host,stress,topdown|$NOKUNIT $LIGHT HALF_GROUPS=50 x86pmu.stress=30|info"
 	"hsw-ht-rfc|rfc|Haswell,pmu=on|$HT|perf_events,host,stress|$KUNIT $RFC HALF_GROUPS=50 x86pmu.stress=30|count"
-	"snb-ht|series|SandyBridge,pmu=on|$HT|perf_events,host,stress|$NOKUNIT $MODEL HALF_GROUPS=50 x86pmu.stress=30|count"
-	"ivb-ht|series|IvyBridge,pmu=on|$HT|perf_events,host,stress|$NOKUNIT $MODEL HALF_GROUPS=50 x86pmu.stress=30|count"
+	"snb-ht|series|SandyBridge,pmu=on|$HT|perf_events,host,stress,topdown|$NOKUNIT $MODEL HALF_GROUPS=50 x86pmu.stress=30|count"
+	"ivb-ht|series|IvyBridge,pmu=on|$HT|perf_events,host,stress,topdown|$NOKUNIT $MODEL HALF_GROUPS=50 x86pmu.stress=30|count"
+	"snb-ht-7.3|mainline|SandyBridge,pmu=on|$HT|topdown|$NOKUNIT|info"
+	"ivb-ht-7.3|mainline|IvyBridge,pmu=on|$HT|topdown|$NOKUNIT|info"
 	"skl-ht|series|Skylake-Client,pmu=on|$HT|perf_events,host|$NOKUNIT $LIGHT HALF_GROUPS=20|count"
 	"hsw-ht-6.12|lts|Haswell,pmu=on|$HT|perf_events|$KUNIT|count"
 	"hsw-noht|series|Haswell,pmu=on|$NOHT|perf_events|$NOKUNIT $LIGHT|count"
@@ -163,7 +169,8 @@ if [ $build_only -eq 0 ]; then
 		IFS='|' read -r name _ <<< "$b"
 		rm -f "$RESULTS/boot-$name".* "$(kunit_tap "$name")" "$RESULTS/kunit-$name".{json,log}
 	done
-	rm -f "$RESULTS"/kunit.json "$RESULTS"/kunit.log "$RESULTS"/host-vs-sim.tap "$RESULTS"/switch-cost.tap
+	rm -f "$RESULTS"/kunit.json "$RESULTS"/kunit.log "$RESULTS"/host-vs-sim.tap "$RESULTS"/switch-cost.tap \
+		"$RESULTS"/topdown.tap
 	[ $matrix -eq 1 ] && [ -z "$only" ] && rm -f "$RESULTS"/emulator-guest.tap
 fi
 
@@ -379,6 +386,14 @@ if [[ "${BOOTS[*]}" == *"cost-ht|"* ]]; then
 	"$TOP/scripts/switch-cost.sh" > "$RESULTS/switch-cost.tap"
 	cat "$RESULTS/switch-cost.tap"
 	grep -q '^not ok' "$RESULTS/switch-cost.tap" && status=1
+fi
+
+# Topdown on the affected hosts, the series beside plain 7.3.
+if [[ "${BOOTS[*]}" == *"hsw-ht-scen|"* ]]; then
+	step "perf's topdown and a many-group record on the affected hosts, the series beside plain 7.3"
+	"$TOP/scripts/topdown-table.sh" > "$RESULTS/topdown.tap"
+	cat "$RESULTS/topdown.tap"
+	grep -q '^not ok' "$RESULTS/topdown.tap" && status=1
 fi
 
 # KUnit: what each boot with KUnit printed before /init started, parsed by
