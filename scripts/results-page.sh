@@ -126,6 +126,15 @@ between() {
 		tap_lines "$R/switch-cost.tap" | block
 	fi
 
+	section "Topdown on the affected hosts, the series beside plain $MAINLINE" \
+		"scripts/topdown-table.sh (topdown/topdown.sh in the boots hsw-ht-scen, snb-ht, ivb-ht, hsw-ht-$MAINLINE, snb-ht-$MAINLINE, ivb-ht-$MAINLINE)" \
+		"the series kernel (parts 1-3) and the mainline kernel"
+	if have "$R/topdown.tap"; then
+		sed -n '/^|/p' "$R/topdown.tap"
+		echo
+		tap_lines "$R/topdown.tap" | block
+	fi
+
 	section "KUnit through kunit.py on the emulated affected host" "scripts/kunit-qemu.sh (make kunit-qemu)" \
 		"the series kernel (parts 1-3)"
 	if have "$R/kunit-qemu.tap"; then
