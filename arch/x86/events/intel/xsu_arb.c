@@ -77,8 +77,30 @@
  *
  * When both threads want more than half, both are capped at half and
  * both multiplex: each gets half of the counters at every moment, and
- * perf's rotation shares them among its events over time. A thread alone,
- * or beside a sibling that waits for nothing, keeps every counter.
+ * perf's rotation shares them among its events over time. That holds for
+ * events perf can split, not for a group: perf places a group whole or not
+ * at all, and a group of more GP events than half the counters (a
+ * cycle-accounting tool's four events on a four-counter core) would never
+ * run while its sibling waits. When a thread waits for such a group, the
+ * threads take turns at the whole core instead (xsu_arb_turns()):
+ *
+ *  - a failed pass records the GP events of the group it was adding (the
+ *    events from xsu_arb_adds() on) and of its whole window, with its
+ *    demand;
+ *
+ *  - the thread whose turn it is may use every counter, the other only
+ *    what leaves the holder's whole window room, so the holder's group
+ *    fits whatever the sibling's events are;
+ *
+ *  - the turn passes to the waiting sibling @hold after the holder was
+ *    first seen served (a pass of it placed everything, or its placement
+ *    held GP counters while the sibling failed): many multiplexing
+ *    intervals, so that perf's rotation gives every group of the holder
+ *    its share within one turn, and the cost of a handover (one
+ *    reschedule of the holder, asked as above) is paid rarely.
+ *
+ * A thread alone, or beside a sibling that waits for nothing, keeps every
+ * counter.
  */
 #include <linux/bitops.h>
 #include <linux/export.h>
@@ -109,10 +131,49 @@ EXPORT_SYMBOL_IF_KUNIT(xsu_arb_init);
 void xsu_arb_begin(struct xsu_arb *arb, int tid)
 {
 	arb->n[tid] = 0;
+	arb->first[tid] = 0;
 	arb->corrupting[tid] = 0;
 	arb->waits[tid] = false;
 }
 EXPORT_SYMBOL_IF_KUNIT(xsu_arb_begin);
+
+/**
+ * xsu_arb_adds() - the running pass adds the events from @first on
+ * @arb:   the core's arbitration state
+ * @tid:   the scheduling thread
+ * @first: index of the first event of the group the pass adds; the events
+ *         before it were placed by earlier passes
+ *
+ * Without it, a pass adds its whole window (@first 0).
+ */
+void xsu_arb_adds(struct xsu_arb *arb, int tid, int first)
+{
+	arb->first[tid] = max(first, 0);
+}
+EXPORT_SYMBOL_IF_KUNIT(xsu_arb_adds);
+
+/*
+ * The turn passes from its holder, served for @hold, to a sibling that
+ * waits; a holder that holds GP counters is served from the moment the
+ * other thread sees it so, which it does at every pass it fails.
+ */
+static void xsu_arb_pass_turn(struct xsu_arb *arb, unsigned long now,
+			      unsigned long hold)
+{
+	int holder = arb->turn;
+
+	if (!xsu_arb_turns(arb, now))
+		return;
+	if (!arb->served && arb->holds[holder]) {
+		arb->served = true;
+		arb->served_at = now;
+	}
+	if (arb->served && (long)(now - arb->served_at) >= (long)hold &&
+	    arb->waits[holder ^ 1]) {
+		arb->turn = holder ^ 1;
+		arb->served = false;
+	}
+}
 
 /**
  * xsu_arb_note() - the static mask of event @idx of the running pass
@@ -165,7 +226,8 @@ bool xsu_arb_end(struct xsu_arb *arb, int tid, u64 unplaced, u64 held,
 		 u64 sibling_held, unsigned long now, unsigned long hold)
 {
 	u64 gp_all = GENMASK_ULL(arb->nr_gp - 1, 0), first;
-	int n = arb->n[tid], sib = tid ^ 1, gp = 0, corrupting = 0, used, i;
+	int n = arb->n[tid], sib = tid ^ 1, gp = 0, corrupting = 0, group = 0;
+	int used, i;
 
 	if (n < X86_MATCH_MAX_EVENTS)
 		unplaced &= BIT_ULL(n) - 1;
@@ -174,6 +236,7 @@ bool xsu_arb_end(struct xsu_arb *arb, int tid, u64 unplaced, u64 held,
 		if (arb->mask[tid][i] & ~XSU_ARB_GP_MASK)
 			continue;
 		gp++;
+		group += i >= arb->first[tid];
 		corrupting += !!(arb->corrupting[tid] & BIT_ULL(i));
 	}
 	if (!gp)
@@ -182,15 +245,25 @@ bool xsu_arb_end(struct xsu_arb *arb, int tid, u64 unplaced, u64 held,
 		/*
 		 * Placed, or too many events anyway: a standing demand lives
 		 * on, as it was (a pass that the PMU skips, having no room,
-		 * must not change it).
+		 * must not change it). A placed pass serves the turn's
+		 * holder.
 		 */
 		if (xsu_arb_demand(arb, tid, now))
 			arb->until[tid] = now + hold;
+		if (tid == arb->turn && !arb->served &&
+		    xsu_arb_turns(arb, now)) {
+			arb->served = true;
+			arb->served_at = now;
+		}
+		xsu_arb_pass_turn(arb, now, hold);
 		return false;
 	}
 	arb->demand[tid] = clamp(corrupting ? corrupting : gp, 1, arb->nr_gp);
 	arb->until[tid] = now + hold;
 	arb->waits[tid] = true;
+	arb->need[tid] = min(group, arb->nr_gp);
+	arb->window[tid] = min(gp, arb->nr_gp);
+	xsu_arb_pass_turn(arb, now, hold);
 
 	/* The event it waits for: the first one it could not place. */
 	first = arb->mask[tid][__ffs64(unplaced)] & gp_all;
@@ -202,7 +275,7 @@ bool xsu_arb_end(struct xsu_arb *arb, int tid, u64 unplaced, u64 held,
 
 	if (!arb->kicked[sib] &&
 	    (hweight64(sibling_held & gp_all) >
-	     xsu_arb_budget(arb->nr_gp, arb->demand[tid]) ||
+	     xsu_arb_budget_of(arb, sib, now) ||
 	     (sibling_held & arb->want[tid]))) {
 		arb->kicked[sib] = true;
 		return true;
@@ -212,12 +285,14 @@ bool xsu_arb_end(struct xsu_arb *arb, int tid, u64 unplaced, u64 held,
 	 * Within one tick, ask again only after giving up more counters:
 	 * the retries are bounded by the number of counters. Only a sibling
 	 * whose last pass failed waits: a demand that its placed passes keep
-	 * alive asks for no retry.
+	 * alive asks for no retry; nor does one whose group its budget
+	 * cannot hold before its turn.
 	 */
 	used = hweight64(held & gp_all);
 	if (arb->waits[sib] && xsu_arb_demand(arb, sib, now) &&
 	    (arb->retried[sib] != now + 1 || used < arb->retry_held[sib]) &&
-	    used <= xsu_arb_budget(arb->nr_gp, xsu_arb_demand(arb, sib, now))) {
+	    used <= xsu_arb_budget_of(arb, tid, now) &&
+	    arb->need[sib] <= xsu_arb_budget_of(arb, sib, now)) {
 		arb->retried[sib] = now + 1;
 		arb->retry_held[sib] = used;
 		return true;
@@ -248,6 +323,11 @@ void xsu_arb_thread_reset(struct xsu_arb *arb, int tid)
 	arb->rotates[tid] = false;
 	arb->holds[tid] = false;
 	arb->waits[tid] = false;
+	arb->need[tid] = 0;
+	arb->window[tid] = 0;
+	arb->first[tid] = 0;
+	if (arb->turn == tid)
+		arb->served = false;
 	arb->n[tid] = 0;
 	arb->corrupting[tid] = 0;
 }

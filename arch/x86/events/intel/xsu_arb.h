@@ -38,6 +38,19 @@
  *           own budget, not for the number of counters: it published a
  *           demand, and its sibling will be made to reschedule or to let it
  *           retry once counters are free
+ * @need:    GP events of the group thread t's failed pass was adding,
+ *           when it published its demand: perf places a group whole or
+ *           not at all, so a group needing more than the thread's budget
+ *           never runs under it
+ * @window:  GP events of that pass's whole window (its placed events and
+ *           the group)
+ * @first:   the first event the running pass of thread t adds (its
+ *           group); the events before it were placed by earlier passes
+ * @turn:    the thread whose turn it is, while both wait and one of them
+ *           for a group its budget cannot hold (xsu_arb_turns())
+ * @served:  the thread holding the turn has had its counters: its
+ *           placement went live, or held GP counters, at @served_at
+ * @served_at: when the turn's holder was first seen served
  * @n:       events of thread t's running pass noted so far
  * @mask:    their static counter masks
  * @corrupting: which of them are corrupting events (bit per event)
@@ -59,6 +72,12 @@ struct xsu_arb {
 	bool		rotates[2];
 	bool		holds[2];
 	bool		waits[2];
+	u8		need[2];
+	u8		window[2];
+	int		first[2];
+	int		turn;
+	bool		served;
+	unsigned long	served_at;
 	int		n[2];
 	u64		mask[2][X86_MATCH_MAX_EVENTS];
 	u64		corrupting[2];
@@ -102,6 +121,56 @@ static inline int xsu_arb_demand(const struct xsu_arb *arb, int tid,
 }
 
 /**
+ * xsu_arb_turns() - the threads take turns at the whole core
+ * @arb: the core's arbitration state
+ * @now: the current time
+ *
+ * Both threads wait, and one of them for a group that its budget cannot
+ * hold: capped at half while the sibling waits, a group of four GP events
+ * on a four-counter core would never run, however long perf rotates it.
+ * The threads then take turns (xsu_arb_budget_of()). Groups within the
+ * budget (a thread asking for half the counters) never make turns: both
+ * threads keep their share at every moment.
+ *
+ * Return: true while turns are taken.
+ */
+static inline bool xsu_arb_turns(const struct xsu_arb *arb,
+				 unsigned long now)
+{
+	int d0 = xsu_arb_demand(arb, 0, now), d1 = xsu_arb_demand(arb, 1, now);
+
+	if (!d0 || !d1)
+		return false;
+	return arb->need[0] > xsu_arb_budget(arb->nr_gp, d1) ||
+	       arb->need[1] > xsu_arb_budget(arb->nr_gp, d0);
+}
+
+/**
+ * xsu_arb_budget_of() - GP counters thread @tid may use now
+ * @arb: the core's arbitration state
+ * @tid: the thread
+ * @now: the current time
+ *
+ * xsu_arb_budget() of the sibling's demand; while turns are taken
+ * (xsu_arb_turns()), every counter for the thread whose turn it is, and
+ * for the other what leaves the whole window of the holder's last failed
+ * pass room.
+ *
+ * Return: the cap on the thread's GP counters.
+ */
+static inline int xsu_arb_budget_of(const struct xsu_arb *arb, int tid,
+				    unsigned long now)
+{
+	int d = xsu_arb_demand(arb, tid ^ 1, now);
+
+	if (!d || !xsu_arb_turns(arb, now))
+		return xsu_arb_budget(arb->nr_gp, d);
+	if (arb->turn == tid)
+		return arb->nr_gp;
+	return arb->nr_gp - min_t(int, arb->window[tid ^ 1], arb->nr_gp);
+}
+
+/**
  * xsu_arb_gpmax() - gpmax of a scheduling pass under arbitration
  * @arb:   the core's arbitration state
  * @tid:   the scheduling thread
@@ -113,8 +182,7 @@ static inline int xsu_arb_demand(const struct xsu_arb *arb, int tid,
 static inline int xsu_arb_gpmax(const struct xsu_arb *arb, int tid,
 				int gpmax, unsigned long now)
 {
-	return min(gpmax, xsu_arb_budget(arb->nr_gp,
-					 xsu_arb_demand(arb, tid ^ 1, now)));
+	return min(gpmax, xsu_arb_budget_of(arb, tid, now));
 }
 
 /**
@@ -127,7 +195,8 @@ static inline int xsu_arb_gpmax(const struct xsu_arb *arb, int tid,
  * demand lasts, else 0. A budget alone cannot make room for such an event.
  * Counters that this thread's own waiting event is tied to as well are not
  * among them: were each thread to leave them to the other, neither would
- * ever use them.
+ * ever use them. The thread whose turn it is (xsu_arb_turns()) leaves
+ * none: its sibling waits for its own turn.
  */
 static inline u64 xsu_arb_avoid(const struct xsu_arb *arb, int tid,
 				unsigned long now)
@@ -135,6 +204,8 @@ static inline u64 xsu_arb_avoid(const struct xsu_arb *arb, int tid,
 	u64 avoid;
 
 	if (!xsu_arb_demand(arb, tid ^ 1, now))
+		return 0;
+	if (arb->turn == tid && xsu_arb_turns(arb, now))
 		return 0;
 	avoid = arb->want[tid ^ 1];
 	if (xsu_arb_demand(arb, tid, now))
@@ -254,6 +325,7 @@ static inline void xsu_arb_rescheduled(struct xsu_arb *arb, int tid)
 
 void xsu_arb_init(struct xsu_arb *arb, int nr_gp);
 void xsu_arb_begin(struct xsu_arb *arb, int tid);
+void xsu_arb_adds(struct xsu_arb *arb, int tid, int first);
 void xsu_arb_note(struct xsu_arb *arb, int tid, int idx, u64 static_mask,
 		  bool corrupting);
 bool xsu_arb_end(struct xsu_arb *arb, int tid, u64 unplaced, u64 held,

@@ -729,20 +729,31 @@ static struct xsu_arb *arb_new(struct kunit *test)
 }
 
 /*
- * Thread @tid fails a pass over @n events with @masks, on the last one,
- * and ends it as the glue does (intel_stop_scheduling()).
+ * Thread @tid fails a pass over @n events with @masks that adds the group
+ * of the events from @first on, on the last one, and ends it as the glue
+ * does (intel_stop_scheduling()).
  */
-static bool arb_fail(struct xsu_arb *arb, int tid, const u64 *masks,
-		     u64 corrupting, int n, u64 held, u64 sib_held,
-		     unsigned long now)
+static bool arb_fail_group(struct xsu_arb *arb, int tid, const u64 *masks,
+			   u64 corrupting, int n, int first, u64 held,
+			   u64 sib_held, unsigned long now)
 {
 	int i;
 
 	xsu_arb_begin(arb, tid);
+	xsu_arb_adds(arb, tid, first);
 	for (i = 0; i < n; i++)
 		xsu_arb_note(arb, tid, i, masks[i], corrupting & BIT_ULL(i));
 	return xsu_arb_end(arb, tid, xsu_arb_unplaced(arb, tid, BIT_ULL(n - 1)),
 			   held, sib_held, now, 5);
+}
+
+/* The same for a pass that adds one event, the last. */
+static bool arb_fail(struct xsu_arb *arb, int tid, const u64 *masks,
+		     u64 corrupting, int n, u64 held, u64 sib_held,
+		     unsigned long now)
+{
+	return arb_fail_group(arb, tid, masks, corrupting, n, n - 1, held,
+			      sib_held, now);
 }
 
 static void arb_demand_and_lapse(struct kunit *test)
@@ -1033,6 +1044,132 @@ static void arb_no_kick_for_a_rotating_sibling(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, arb_fail(arb, 1, one, 0, 1, 0, 0xf, 30));
 }
 
+/*
+ * perf places a group whole or not at all: two threads each waiting for a
+ * group of four GP events on a four-counter core would both be capped at
+ * two and neither group would ever run. They take turns instead: the
+ * holder of the turn may use every counter, the other what leaves the
+ * holder's window room, and the turn passes once the holder has been
+ * served for the hold time, to a sibling that waits.
+ */
+static void arb_place(struct xsu_arb *arb, int tid, const u64 *masks,
+		      u64 corrupting, int n, u64 placed, unsigned long now)
+{
+	int i;
+
+	xsu_arb_begin(arb, tid);
+	for (i = 0; i < n; i++)
+		xsu_arb_note(arb, tid, i, masks[i], corrupting & BIT_ULL(i));
+	xsu_arb_end(arb, tid, 0, 0, 0, now, 5);
+	xsu_arb_round(arb, tid, false, placed, now, 5);
+}
+
+static void arb_turns_for_a_group_over_budget(struct kunit *test)
+{
+	const u64 four[] = { 0xf, 0xf, 0xf, 0xf };
+	struct xsu_arb *arb = arb_new(test);
+
+	xsu_arb_init(arb, 4);
+	/* HT1 waits for a group of four, HT0 holding the core: halving. */
+	KUNIT_EXPECT_TRUE(test, arb_fail_group(arb, 1, four, 0x3, 4, 0, 0, 0xf,
+					       100));
+	KUNIT_EXPECT_EQ(test, xsu_arb_gpmax(arb, 0, 4, 100), 2);
+	xsu_arb_rescheduled(arb, 0);
+
+	/* HT0 waits for one too: turns, HT0's first, HT1 left nothing. */
+	KUNIT_EXPECT_FALSE(test, arb_fail_group(arb, 0, four, 0x3, 4, 0, 0x3,
+						0, 101));
+	KUNIT_EXPECT_TRUE(test, xsu_arb_turns(arb, 101));
+	KUNIT_EXPECT_EQ(test, xsu_arb_gpmax(arb, 0, 4, 101), 4);
+	KUNIT_EXPECT_EQ(test, xsu_arb_gpmax(arb, 1, 4, 101), 0);
+
+	/* HT0's group goes live at 102; HT1's failures keep the turn. */
+	arb_place(arb, 0, four, 0x3, 4, 0xf, 102);
+	KUNIT_EXPECT_FALSE(test, arb_fail_group(arb, 1, four, 0x3, 4, 0, 0,
+						0xf, 106));
+	KUNIT_EXPECT_EQ(test, xsu_arb_gpmax(arb, 1, 4, 106), 0);
+
+	/* Served for the hold: the turn passes, HT0 must give all back. */
+	KUNIT_EXPECT_TRUE(test, arb_fail_group(arb, 1, four, 0x3, 4, 0, 0, 0xf,
+					       107));
+	KUNIT_EXPECT_EQ(test, arb->turn, 1);
+	KUNIT_EXPECT_EQ(test, xsu_arb_gpmax(arb, 1, 4, 107), 4);
+	KUNIT_EXPECT_EQ(test, xsu_arb_gpmax(arb, 0, 4, 107), 0);
+	xsu_arb_rescheduled(arb, 0);
+
+	/* HT0, rescheduled within its budget, lets HT1 retry at once. */
+	KUNIT_EXPECT_TRUE(test, arb_fail_group(arb, 0, four, 0x3, 4, 0, 0, 0,
+					       108));
+	xsu_arb_round(arb, 0, false, 0, 108, 5);
+	/* HT1's group goes live at 109, and serves the turn from then. */
+	arb_place(arb, 1, four, 0x3, 4, 0xf, 109);
+	KUNIT_EXPECT_FALSE(test, arb_fail_group(arb, 0, four, 0x3, 4, 0, 0,
+						0xf, 110));
+	KUNIT_EXPECT_FALSE(test, arb_fail_group(arb, 0, four, 0x3, 4, 0, 0,
+						0xf, 113));
+	KUNIT_EXPECT_EQ(test, arb->turn, 1);
+	KUNIT_EXPECT_TRUE(test, arb_fail_group(arb, 0, four, 0x3, 4, 0, 0, 0xf,
+					       114));
+	KUNIT_EXPECT_EQ(test, arb->turn, 0);
+
+	/* HT1 goes offline: no turns, HT0 gets every counter. */
+	xsu_arb_thread_reset(arb, 1);
+	KUNIT_EXPECT_FALSE(test, xsu_arb_turns(arb, 114));
+	KUNIT_EXPECT_EQ(test, xsu_arb_gpmax(arb, 0, 4, 114), 4);
+}
+
+/*
+ * Groups within the budget never make turns, however many events a
+ * window holds: a thread asking for half keeps half at every moment
+ * beside a sibling whose single events multiplex (half.sh's case). The
+ * same window as one group of three would.
+ */
+static void arb_no_turns_within_the_budget(struct kunit *test)
+{
+	const u64 two[] = { 0xf, 0xf }, three[] = { 0xf, 0xf, 0xf };
+	struct xsu_arb *arb = arb_new(test);
+
+	xsu_arb_init(arb, 4);
+	KUNIT_EXPECT_TRUE(test, arb_fail_group(arb, 0, two, 0x3, 2, 0, 0, 0xf,
+					       10));
+	xsu_arb_rescheduled(arb, 1);
+	/* HT1's third single event fails: its window of three, group of 1. */
+	arb_fail(arb, 1, three, 0x7, 3, 0x3, 0x3, 11);
+	KUNIT_EXPECT_EQ(test, arb->need[1], 1);
+	KUNIT_EXPECT_FALSE(test, xsu_arb_turns(arb, 11));
+	KUNIT_EXPECT_EQ(test, xsu_arb_gpmax(arb, 0, 4, 11), 2);
+	KUNIT_EXPECT_EQ(test, xsu_arb_gpmax(arb, 1, 4, 11), 2);
+
+	/* The three as one group: over HT1's budget of two, turns. */
+	arb_fail_group(arb, 1, three, 0x7, 3, 0, 0, 0x3, 12);
+	KUNIT_EXPECT_EQ(test, arb->need[1], 3);
+	KUNIT_EXPECT_TRUE(test, xsu_arb_turns(arb, 12));
+	KUNIT_EXPECT_EQ(test, xsu_arb_gpmax(arb, 0, 4, 12), 4);
+	KUNIT_EXPECT_EQ(test, xsu_arb_gpmax(arb, 1, 4, 12), 2);
+}
+
+/*
+ * The counters a waiting sibling's event is tied to are left to it while
+ * its demand lasts, but not by the holder of the turn: the sibling waits
+ * for its own turn, and a group of the holder tied to them as well would
+ * never run.
+ */
+static void arb_turn_holder_avoids_nothing(struct kunit *test)
+{
+	const u64 tied[] = { 0xf, 0xf, 0xf, 0x4 }, four[] = { 0xf, 0xf, 0xf, 0xf };
+	struct xsu_arb *arb = arb_new(test);
+
+	xsu_arb_init(arb, 4);
+	KUNIT_EXPECT_TRUE(test, arb_fail_group(arb, 1, tied, 0x3, 4, 0, 0, 0xf,
+					       10));
+	KUNIT_EXPECT_EQ(test, xsu_arb_avoid(arb, 0, 10), 0x4);
+	xsu_arb_rescheduled(arb, 0);
+	arb_fail_group(arb, 0, four, 0x3, 4, 0, 0x3, 0, 11);
+	KUNIT_EXPECT_TRUE(test, xsu_arb_turns(arb, 11));
+	KUNIT_EXPECT_EQ(test, arb->turn, 0);
+	KUNIT_EXPECT_EQ(test, xsu_arb_avoid(arb, 0, 11), 0);
+}
+
 static struct kunit_case x86_intel_xsu_arb_cases[] = {
 	KUNIT_CASE(arb_budget_table),
 	KUNIT_CASE(arb_demand_and_lapse),
@@ -1047,6 +1184,9 @@ static struct kunit_case x86_intel_xsu_arb_cases[] = {
 	KUNIT_CASE(arb_offline_forgets),
 	KUNIT_CASE(arb_offline_forgets_retries),
 	KUNIT_CASE(arb_no_kick_for_a_rotating_sibling),
+	KUNIT_CASE(arb_turns_for_a_group_over_budget),
+	KUNIT_CASE(arb_no_turns_within_the_budget),
+	KUNIT_CASE(arb_turn_holder_avoids_nothing),
 	{}
 };
 

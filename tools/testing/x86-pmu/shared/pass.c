@@ -17,7 +17,7 @@
 void (*pass_commit_hook)(struct xsu_core *xc, int tid,
 			 const struct pass_events *ev);
 
-static void xsu_hook_begin(void *ctx, int tid)
+static void xsu_hook_begin(void *ctx, int tid, int first)
 {
 	xsu_begin(ctx, tid, false);
 }
@@ -58,13 +58,15 @@ const struct pass_hooks pass_xsu_hooks = {
  * corrupting event on the core publish the demand and maybe kick the
  * sibling.
  */
-static void arb_hook_begin(void *ctx, int tid)
+static void arb_hook_begin(void *ctx, int tid, int first)
 {
 	struct pass_xsu_arb *p = ctx;
 
 	xsu_begin(p->xc, tid, false);
-	if (xsu_pass_enabled(p->xc, tid))
+	if (xsu_pass_enabled(p->xc, tid)) {
 		xsu_arb_begin(p->arb, tid);
+		xsu_arb_adds(p->arb, tid, first);
+	}
 }
 
 static u64 arb_hook_constrain(void *ctx, int tid, int idx, u64 mask,
@@ -129,7 +131,7 @@ int pass_run(const struct pass_hooks *hooks, void *ctx, int tid,
 
 	shim_irqs_off = true;
 	if (hooks)
-		hooks->begin(ctx, tid);
+		hooks->begin(ctx, tid, ev->n0);
 
 	for (i = 0; i < ev->n; i++) {
 		masks[i] = hooks ? hooks->constrain(ctx, tid, i, ev->mask[i],

@@ -41,7 +41,8 @@ typedef int (*pass_match_fn)(const u64 *masks, int n, u64 paired, int gpmax,
  * models Linux 6.12's intel_excl_cntrs with its own hooks.
  */
 struct pass_hooks {
-	void (*begin)(void *ctx, int tid);
+	/* the pass adds the window's events from @first on */
+	void (*begin)(void *ctx, int tid, int first);
 	u64 (*constrain)(void *ctx, int tid, int idx, u64 mask,
 			 bool corrupting);
 	int (*gpmax)(void *ctx, int tid, int gpmax);

@@ -39,7 +39,8 @@ static void usage(FILE *f)
 "  --tree DIR                    kernel tree holding tools/perf/pmu-events\n"
 "                                (default: the build/linux next to this tool)\n"
 "Events (perf syntax: table names, generic names, raw rUUEE, modifiers):\n"
-"  --ht0 LIST, --ht1 LIST        each thread's event list, in order\n"
+"  --ht0 LIST, --ht1 LIST        each thread's event list, in order; {a,b}\n"
+"                                is a group, added and rotated as one\n"
 "  -C MASKS                      HT0's events as explicit counter masks,\n"
 "                                e.g. -C 0x6,0x8,0x9,0xb (\":c\": corrupting)\n"
 "  --ht0-metrics NAMES, --ht1-metrics NAMES\n"
@@ -133,6 +134,57 @@ static bool parse_int(const char *s, int min, int max, int *out)
  * Comma-separated non-negative numbers into @rate; returns how many, or -1
  * with the bad token copied into @bad.
  */
+/*
+ * perf's group syntax in an event list: "{a,b},c" is the group {a, b} and
+ * c alone. Writes @list without its braces to @out (as long as @list),
+ * and per event whether a group starts there to @leader (room for @max).
+ * Returns true when the list has a group, false when it has none, and -1
+ * with @err set for a brace out of place (nested, unbalanced, an empty
+ * group, or anything but a comma after a closing one).
+ */
+static int split_groups(const char *list, char *out, bool *leader, int max,
+			char *err, size_t errlen)
+{
+	bool in = false, start = true, any = false;
+	int k = 0;
+	const char *p;
+
+	for (p = list; *p; p++) {
+		if (*p == '{') {
+			if (in || !start)
+				goto bad;
+			in = any = true;
+			if (k < max)
+				leader[k] = true;
+			start = false;
+			continue;
+		}
+		if (*p == '}') {
+			if (!in || p[-1] == '{' || p[-1] == ',' ||
+			    (p[1] && p[1] != ','))
+				goto bad;
+			in = false;
+			continue;
+		}
+		if (*p == ',') {
+			k++;
+			start = true;
+		} else if (start && *p != ' ') {
+			if (k < max)
+				leader[k] = !in;
+			start = false;
+		}
+		*out++ = *p;
+	}
+	*out = '\0';
+	if (in)
+		goto bad;
+	return any;
+bad:
+	snprintf(err, errlen, "bad group braces in '%s'", list);
+	return -1;
+}
+
 static int parse_rates(const char *list, double *rate, int max, char *bad,
 		       size_t len)
 {
@@ -598,11 +650,21 @@ int main(int argc, char **argv)
 		} else if (i == 0 && masks)
 			n = sim_masks_parse(masks, cfg.th[0].ev, SIM_MAX_EVENTS,
 					    err, sizeof(err));
-		else if (lists[i])
-			n = sim_events_parse(&cfg.pmu, tree, lists[i],
+		else if (lists[i]) {
+			char *flat = malloc(strlen(lists[i]) + 1);
+			int g;
+
+			if (!flat)
+				return die("%s", "out of memory");
+			g = split_groups(lists[i], flat, cfg.th[i].leader,
+					 SIM_MAX_EVENTS, err, sizeof(err));
+			n = g < 0 ? -1 :
+			    sim_events_parse(&cfg.pmu, tree, flat,
 					     cfg.th[i].ev, SIM_MAX_EVENTS, err,
 					     sizeof(err));
-		else
+			free(flat);
+			cfg.th[i].grouped = g > 0;
+		} else
 			n = 0;
 		if (n < 0)
 			return die("%s", err);

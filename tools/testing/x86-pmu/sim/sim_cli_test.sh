@@ -76,6 +76,37 @@ rot 0 && groups=$(sed -n "s/^HT1's list starts 0 rotations ahead of HT0's, of \(
 	! cmp -s "$out/rotate1.0.txt" "$out/rotate1.3.txt"
 result $? "--rotate1 G (CacheHits: ${groups:-?} groups) is --rotate1 0, --rotate1 3 is not"
 
+refused "{cycles,{r81d0}}" --ht0 "{cycles,{r81d0}}"
+result $? "nested group braces are refused, the list named"
+refused "{cycles,r81d0" --ht0 "{cycles,r81d0"
+result $? "an unclosed group is refused, the list named"
+
+# A cycle-accounting tool's collection (topdown.sh's record): six groups
+# of four events on both threads, four GP events in five of them, on the
+# models with the erratum under the series' XSU and arbitration. Both
+# threads waiting for groups wider than half the counters take turns at
+# the core: every group runs (a thread's groups share its turns, about
+# 1/12 of the time each); capped at half, only the first one would.
+six='{cycles,instructions,r81d0,r82d0},{branches,branch-misses,r01d1,r08d1},{r010e,r01c2,r10d1,r20d1},{r0108,r0149,r01d2,r02d2},{r0148,r01a2,r04a2,r08a2},{r0279,r0479,r0879,r01d3}'
+for m in snb ivb hsw; do
+	"$sim" --tree "$tree" --model $m --ht0 "$six" --ht1 "$six" --ticks 2000 \
+		--matcher hk --xsu series > "$out/six.$m.txt"
+	rc=$?
+	# every event of both threads at least 5% of the ticks, and the
+	# events of a group scheduled together (as one)
+	awk '/^HT[01]/ { t = $1; k = 0; next }
+	     / r[0-9a-f]+ | cycles | instructions | branch/ && t {
+		v = $2; sub(/%/, "", v)
+		if (v + 0 < 5) low = low " " t ":" $1
+		if (k % 4 && v != g) split_ = 1
+		if (k % 4 == 0) g = v
+		k++; n++
+	     }
+	     END { printf "# %s events, below 5%%:%s\n", n, low == "" ? " none" : low
+		   exit !(n == 48 && low == "" && !split_) }' "$out/six.$m.txt"
+	result $(( rc || $? )) "$m: six groups of four on both threads, every group runs (series)"
+done
+
 start=$(date +%s%N)
 "$sim" --exhaustive 4 > "$out/exhaustive.txt"
 rc=$?

@@ -95,7 +95,7 @@ struct upstream_xsu {
 	int n_excl[2];		/* corrupting events accounted (EXCL_ACCT) */
 };
 
-static void up_nop(void *ctx, int tid)
+static void up_nop(void *ctx, int tid, int first)
 {
 }
 
