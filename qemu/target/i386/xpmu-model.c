@@ -1,6 +1,7 @@
 /*
  * Emulated Intel architectural PMU (version 3) and the SandyBridge/
- * IvyBridge/Haswell Hyper-Threading counter-corruption erratum: the model.
+ * IvyBridge/Haswell Hyper-Threading counter-corruption erratum, and the
+ * AMD family 15h core PMU: the model.
  * Pure C, no QEMU dependency; see xpmu-model.h.
  *
  * Copyright (c) 2026 x86 PMU scheduler maintainers
@@ -67,6 +68,30 @@ const struct xpmu_event xpmu_fixed_events[XPMU_NUM_FIXED] = {
       XPMU_CYCLES_DEN, "CPU_CLK_UNHALTED.REF" },
 };
 
+/*
+ * The AMD family 15h event table, on the same counting model: cycles
+ * (CPU_CLK_UNHALTED, 0x076) and retired instructions (0x0c0) are real,
+ * the others fixed fractions of the instructions (the rates of their
+ * Intel counterparts above). Event codes are 12 bits (PERF_CTL 35:32 and
+ * 7:0); unit masks are ignored. Nothing is corrupting: the erratum is
+ * Intel's. Events not in the table count xpmu_event_default.
+ */
+const struct xpmu_event xpmu_amd_events[] = {
+    { 0x076, 0x00, true, false, XPMU_SRC_CYCLES, XPMU_CYCLES_NUM,
+      XPMU_CYCLES_DEN, "CPU_CLK_UNHALTED" },
+    { 0x0c0, 0x00, true, false, XPMU_SRC_INSNS, 1, 1,
+      "RETIRED_INSTRUCTIONS" },
+    { 0x0c2, 0x00, true, false, XPMU_SRC_INSNS, 1, 5,
+      "RETIRED_BRANCH_INSTRUCTIONS" },
+    { 0x0c3, 0x00, true, false, XPMU_SRC_INSNS, 1, 100,
+      "RETIRED_MISPREDICTED_BRANCH_INSTRUCTIONS" },
+    { 0x07d, 0x00, true, false, XPMU_SRC_INSNS, 1, 50, "REQUESTS_TO_L2" },
+    { 0x07e, 0x00, true, false, XPMU_SRC_INSNS, 1, 500, "L2_CACHE_MISS" },
+    { 0x000, 0x00, true, false, XPMU_SRC_NONE, 0, 1, "(no event)" },
+};
+const unsigned int xpmu_amd_num_events =
+    sizeof(xpmu_amd_events) / sizeof(xpmu_amd_events[0]);
+
 /**
  * xpmu_event_lookup() - the table entry of an event
  * @event: event select code
@@ -86,6 +111,37 @@ const struct xpmu_event *xpmu_event_lookup(uint8_t event, uint8_t umask)
         }
     }
     return &xpmu_event_default;
+}
+
+/**
+ * xpmu_amd_event_lookup() - the AMD table entry of an event
+ * @event: 12-bit event select code
+ *
+ * Return: the entry, else &xpmu_event_default.
+ */
+const struct xpmu_event *xpmu_amd_event_lookup(uint16_t event)
+{
+    unsigned int i;
+
+    for (i = 0; i < xpmu_amd_num_events; i++) {
+        if (xpmu_amd_events[i].event == event) {
+            return &xpmu_amd_events[i];
+        }
+    }
+    return &xpmu_event_default;
+}
+
+/* The table entry of the event in @evtsel, in the core's table */
+static const struct xpmu_event *evtsel_event(const struct xpmu_core *c,
+                                             uint64_t evtsel)
+{
+    if (c->kind == XPMU_AMD_F15H) {
+        return xpmu_amd_event_lookup((evtsel & XPMU_EVTSEL_EVENT) |
+                                     ((evtsel & XPMU_AMD_EVTSEL_EVENT_HI) >>
+                                      24));
+    }
+    return xpmu_event_lookup(evtsel & XPMU_EVTSEL_EVENT,
+                             (evtsel & XPMU_EVTSEL_UMASK) >> 8);
 }
 
 /**
@@ -182,11 +238,22 @@ uint64_t xpmu_exposed_pairs(const struct xpmu_core *c)
     return pairs;
 }
 
+/*
+ * AMD: GuestOnly without HostOnly counts only in a guest, and the emulated
+ * host runs none (the HG bits of a nested guest are not modelled).
+ */
+static bool amd_guest_only(const struct xpmu_core *c, uint64_t evtsel)
+{
+    return c->kind == XPMU_AMD_F15H &&
+           (evtsel & (XPMU_AMD_EVTSEL_GUESTONLY | XPMU_AMD_EVTSEL_HOSTONLY)) ==
+           XPMU_AMD_EVTSEL_GUESTONLY;
+}
+
 static bool gp_counting(const struct xpmu_core *c, int thr, int i)
 {
     const struct xpmu_thread *t = &c->t[thr];
 
-    return xpmu_gp_enabled(c, thr, i) &&
+    return xpmu_gp_enabled(c, thr, i) && !amd_guest_only(c, t->evtsel[i]) &&
            mode_counts(t->evtsel[i] & XPMU_EVTSEL_OS,
                        t->evtsel[i] & XPMU_EVTSEL_USR, t->cpl);
 }
@@ -282,7 +349,7 @@ static void add_count(struct xpmu_thread *t, struct xpmu_counter *ctr,
  */
 void xpmu_settle(struct xpmu_core *c, const struct xpmu_now *now)
 {
-    uint64_t own[XPMU_THREADS][XPMU_NUM_GP];
+    uint64_t own[XPMU_THREADS][XPMU_MAX_GP];
     uint64_t dns = now->ns > c->last_ns ? (uint64_t)(now->ns - c->last_ns) : 0;
     int thr, i;
 
@@ -296,7 +363,7 @@ void xpmu_settle(struct xpmu_core *c, const struct xpmu_now *now)
         }
         dins = now->insns[thr] > t->last_insns ?
                now->insns[thr] - t->last_insns : 0;
-        for (i = 0; i < XPMU_NUM_GP; i++) {
+        for (i = 0; i < c->num_gp; i++) {
             if (!gp_counting(c, thr, i)) {
                 continue;
             }
@@ -361,13 +428,13 @@ void xpmu_sync(struct xpmu_core *c, int thr, const struct xpmu_now *now)
     }
 }
 
-static void thread_regs_reset(struct xpmu_thread *t)
+static void thread_regs_reset(const struct xpmu_core *c, struct xpmu_thread *t)
 {
     int i;
 
-    for (i = 0; i < XPMU_NUM_GP; i++) {
+    for (i = 0; i < XPMU_MAX_GP; i++) {
         t->evtsel[i] = 0;
-        t->gp_event[i] = xpmu_event_lookup(0, 0);
+        t->gp_event[i] = evtsel_event(c, 0);
         t->gp[i].value = 0;
         t->gp[i].frac = 0;
     }
@@ -376,24 +443,41 @@ static void thread_regs_reset(struct xpmu_thread *t)
         t->fixed[i].frac = 0;
     }
     t->fixed_ctrl = 0;
-    t->global_ctrl = XPMU_GLOBAL_CTRL_RESET;
+    /* AMD has no global control: every counter is gated by EN alone */
+    t->global_ctrl = c->kind == XPMU_AMD_F15H ?
+                     (UINT64_C(1) << c->num_gp) - 1 : XPMU_GLOBAL_CTRL_RESET;
     t->global_status = 0;
     t->pmi = false;
 }
 
 /**
- * xpmu_core_init() - an empty core
+ * xpmu_core_init_kind() - an empty core with the PMU @kind
+ * @c: the core
+ * @kind: Intel, or AMD family 15h
+ * @erratum: model the erratum (Intel only; ignored for AMD)
+ * @now_ns: virtual time now
+ */
+void xpmu_core_init_kind(struct xpmu_core *c, enum xpmu_kind kind,
+                         bool erratum, int64_t now_ns)
+{
+    memset(c, 0, sizeof(*c));
+    c->kind = kind;
+    c->num_gp = kind == XPMU_AMD_F15H ? XPMU_AMD_NUM_GP : XPMU_NUM_GP;
+    c->erratum = kind == XPMU_INTEL && erratum;
+    c->last_ns = now_ns;
+    thread_regs_reset(c, &c->t[0]);
+    thread_regs_reset(c, &c->t[1]);
+}
+
+/**
+ * xpmu_core_init() - an empty core with the Intel PMU
  * @c: the core
  * @erratum: model the erratum
  * @now_ns: virtual time now
  */
 void xpmu_core_init(struct xpmu_core *c, bool erratum, int64_t now_ns)
 {
-    memset(c, 0, sizeof(*c));
-    c->erratum = erratum;
-    c->last_ns = now_ns;
-    thread_regs_reset(&c->t[0]);
-    thread_regs_reset(&c->t[1]);
+    xpmu_core_init_kind(c, XPMU_INTEL, erratum, now_ns);
 }
 
 /**
@@ -410,7 +494,7 @@ void xpmu_thread_attach(struct xpmu_core *c, int thr, uint64_t insns, int cpl)
 {
     struct xpmu_thread *t = &c->t[thr];
 
-    thread_regs_reset(t);
+    thread_regs_reset(c, t);
     t->present = true;
     t->last_insns = insns;
     t->cpl = cpl;
@@ -426,7 +510,7 @@ void xpmu_thread_reset(struct xpmu_core *c, int thr,
                        const struct xpmu_now *now)
 {
     xpmu_sync(c, thr, now);
-    thread_regs_reset(&c->t[thr]);
+    thread_regs_reset(c, &c->t[thr]);
 }
 
 /**
@@ -445,6 +529,49 @@ bool xpmu_is_pmu_msr(uint32_t msr)
            (msr >= XPMU_MSR_FIXED_CTR_CTRL &&
             msr <= XPMU_MSR_GLOBAL_OVF_CTRL) ||
            (msr >= XPMU_MSR_LEDGER_BASE && msr < XPMU_MSR_LEDGER_END);
+}
+
+/*
+ * AMD: the counter index of a PERF_CTL/PERF_CTR MSR, K7 or family 15h;
+ * *ctl tells which of the two. -1: not one of them.
+ */
+static int amd_msr_counter(uint32_t msr, bool *ctl)
+{
+    if (msr >= XPMU_MSR_K7_EVNTSEL0 &&
+        msr < XPMU_MSR_K7_EVNTSEL0 + XPMU_K7_NUM) {
+        *ctl = true;
+        return msr - XPMU_MSR_K7_EVNTSEL0;
+    }
+    if (msr >= XPMU_MSR_K7_PERFCTR0 &&
+        msr < XPMU_MSR_K7_PERFCTR0 + XPMU_K7_NUM) {
+        *ctl = false;
+        return msr - XPMU_MSR_K7_PERFCTR0;
+    }
+    if (msr >= XPMU_MSR_F15H_PERF_CTL0 &&
+        msr < XPMU_MSR_F15H_PERF_CTL0 + 2 * XPMU_AMD_NUM_GP) {
+        *ctl = !((msr - XPMU_MSR_F15H_PERF_CTL0) & 1);
+        return (msr - XPMU_MSR_F15H_PERF_CTL0) / 2;
+    }
+    return -1;
+}
+
+/**
+ * xpmu_core_has_msr() - is @msr one of the MSRs of core @c's model?
+ * @c: the core (its kind)
+ * @msr: MSR index
+ *
+ * Return: Intel: as xpmu_is_pmu_msr(); AMD family 15h: the K7 and family
+ * 15h PERF_CTL/PERF_CTR MSRs and the ledger range.
+ */
+bool xpmu_core_has_msr(const struct xpmu_core *c, uint32_t msr)
+{
+    bool ctl;
+
+    if (c->kind == XPMU_AMD_F15H) {
+        return amd_msr_counter(msr, &ctl) >= 0 ||
+               (msr >= XPMU_MSR_LEDGER_BASE && msr < XPMU_MSR_LEDGER_END);
+    }
+    return xpmu_is_pmu_msr(msr);
 }
 
 static int ledger_read(const struct xpmu_core *c, int thr, uint32_t off,
@@ -504,13 +631,18 @@ int xpmu_rdmsr(struct xpmu_core *c, int thr, const struct xpmu_now *now,
                uint32_t msr, uint64_t *val)
 {
     struct xpmu_thread *t = &c->t[thr];
+    bool ctl;
+    int i;
 
-    if (!xpmu_is_pmu_msr(msr)) {
+    if (!xpmu_core_has_msr(c, msr)) {
         return XPMU_UNHANDLED;
     }
     xpmu_sync(c, thr, now);
-    if (msr >= XPMU_MSR_LEDGER_BASE) {
+    if (msr >= XPMU_MSR_LEDGER_BASE && msr < XPMU_MSR_LEDGER_END) {
         return ledger_read(c, thr, msr - XPMU_MSR_LEDGER_BASE, val);
+    } else if (c->kind == XPMU_AMD_F15H) {
+        i = amd_msr_counter(msr, &ctl);
+        *val = ctl ? t->evtsel[i] : t->gp[i].value;
     } else if (msr >= XPMU_MSR_PMC0 && msr < XPMU_MSR_PMC0 + XPMU_NUM_GP) {
         *val = t->gp[msr - XPMU_MSR_PMC0].value;
     } else if (msr >= XPMU_MSR_EVNTSEL0 &&
@@ -549,7 +681,9 @@ int xpmu_rdmsr(struct xpmu_core *c, int thr, const struct xpmu_now *now,
  * Legacy counter writes (IA32_PMCx) keep bits 31:0 and sign-extend bit 31
  * into the 48 bits; fixed counters take bits 47:0. Reserved bits of the
  * control MSRs, writes to GLOBAL_STATUS and to the read-only ledger MSRs
- * fault and change nothing.
+ * fault and change nothing. AMD: PERF_CTR takes bits 47:0 (63:48 are
+ * dropped); PERF_CTL faults on its reserved bits (63:42, 39:36); the K7
+ * MSRs are the first four counters' registers.
  *
  * Return: XPMU_OK, XPMU_FAULT (#GP) or XPMU_UNHANDLED.
  */
@@ -557,10 +691,34 @@ int xpmu_wrmsr(struct xpmu_core *c, int thr, const struct xpmu_now *now,
                uint32_t msr, uint64_t val)
 {
     struct xpmu_thread *t = &c->t[thr];
+    bool ledger = msr >= XPMU_MSR_LEDGER_BASE && msr < XPMU_MSR_LEDGER_END;
+    bool ctl;
     int i;
 
-    if (!xpmu_is_pmu_msr(msr)) {
+    if (!xpmu_core_has_msr(c, msr)) {
         return XPMU_UNHANDLED;
+    }
+    if (ledger && msr != XPMU_MSR_LEDGER_BASE + XPMU_LEDGER_RESET) {
+        return XPMU_FAULT;
+    }
+    if (c->kind == XPMU_AMD_F15H && !ledger) {
+        i = amd_msr_counter(msr, &ctl);
+        if (ctl && (val & XPMU_AMD_EVTSEL_RESERVED)) {
+            return XPMU_FAULT;
+        }
+        xpmu_sync(c, thr, now);
+        if (ctl) {
+            if ((t->evtsel[i] ^ val) & (XPMU_EVTSEL_EVENT |
+                                        XPMU_AMD_EVTSEL_EVENT_HI)) {
+                t->gp[i].frac = 0;
+            }
+            t->evtsel[i] = val;
+            t->gp_event[i] = evtsel_event(c, val);
+        } else {
+            t->gp[i].value = val & XPMU_CTR_MASK;
+            t->gp[i].frac = 0;
+        }
+        return XPMU_OK;
     }
     /* Validate first: a faulting write changes nothing. */
     if ((msr >= XPMU_MSR_EVNTSEL0 && msr < XPMU_MSR_EVNTSEL0 + XPMU_NUM_GP &&
@@ -568,14 +726,12 @@ int xpmu_wrmsr(struct xpmu_core *c, int thr, const struct xpmu_now *now,
         (msr == XPMU_MSR_FIXED_CTR_CTRL && (val & ~XPMU_FIXED_CTRL_VALID)) ||
         msr == XPMU_MSR_GLOBAL_STATUS ||
         (msr == XPMU_MSR_GLOBAL_CTRL && (val & ~XPMU_GLOBAL_CTRL_VALID)) ||
-        (msr == XPMU_MSR_GLOBAL_OVF_CTRL && (val & ~XPMU_OVF_CTRL_VALID)) ||
-        (msr >= XPMU_MSR_LEDGER_BASE &&
-         msr != XPMU_MSR_LEDGER_BASE + XPMU_LEDGER_RESET)) {
+        (msr == XPMU_MSR_GLOBAL_OVF_CTRL && (val & ~XPMU_OVF_CTRL_VALID))) {
         return XPMU_FAULT;
     }
     xpmu_sync(c, thr, now);
 
-    if (msr >= XPMU_MSR_LEDGER_BASE) {
+    if (ledger) {
         memset(c->ledger, 0, sizeof(c->ledger));
     } else if (msr >= XPMU_MSR_PMC0 && msr < XPMU_MSR_PMC0 + XPMU_NUM_GP) {
         i = msr - XPMU_MSR_PMC0;
@@ -589,8 +745,7 @@ int xpmu_wrmsr(struct xpmu_core *c, int thr, const struct xpmu_now *now,
             t->gp[i].frac = 0;
         }
         t->evtsel[i] = val;
-        t->gp_event[i] = xpmu_event_lookup(val & XPMU_EVTSEL_EVENT,
-                                           (val & XPMU_EVTSEL_UMASK) >> 8);
+        t->gp_event[i] = evtsel_event(c, val);
     } else if (msr >= XPMU_MSR_FIXED_CTR0 &&
                msr < XPMU_MSR_FIXED_CTR0 + XPMU_NUM_FIXED) {
         i = msr - XPMU_MSR_FIXED_CTR0;
@@ -618,7 +773,8 @@ int xpmu_wrmsr(struct xpmu_core *c, int thr, const struct xpmu_now *now,
  * @thr: the reading thread
  * @now: the instant (settled first)
  * @ecx: counter selector: index n of a GP counter, or bit 30 plus the
- *       index of a fixed counter; bit 31 returns the low 32 bits only
+ *       index of a fixed counter; bit 31 returns the low 32 bits only.
+ *       AMD: the index of a core counter (0-5), nothing else
  * @val: the counter's value
  *
  * The caller has checked CR4.PCE and the privilege level.
@@ -630,6 +786,14 @@ int xpmu_rdpmc(struct xpmu_core *c, int thr, const struct xpmu_now *now,
 {
     uint32_t idx = ecx & ~(XPMU_RDPMC_FIXED | XPMU_RDPMC_FAST);
 
+    if (c->kind == XPMU_AMD_F15H) {
+        if (ecx >= (uint32_t)c->num_gp) {
+            return XPMU_FAULT;
+        }
+        xpmu_sync(c, thr, now);
+        *val = c->t[thr].gp[ecx].value;
+        return XPMU_OK;
+    }
     if (ecx & XPMU_RDPMC_FIXED) {
         if (idx >= XPMU_NUM_FIXED) {
             return XPMU_FAULT;
@@ -677,7 +841,7 @@ bool xpmu_cpl_sensitive(const struct xpmu_core *c, int thr)
     const struct xpmu_thread *t = &c->t[thr];
     int i;
 
-    for (i = 0; i < XPMU_NUM_GP; i++) {
+    for (i = 0; i < c->num_gp; i++) {
         if (xpmu_gp_enabled(c, thr, i) &&
             !(t->evtsel[i] & XPMU_EVTSEL_OS) !=
             !(t->evtsel[i] & XPMU_EVTSEL_USR)) {
@@ -708,7 +872,7 @@ static uint64_t units_to_pmi(const struct xpmu_core *c, int thr,
     uint64_t best = UINT64_MAX, u;
     int i;
 
-    for (i = 0; i < XPMU_NUM_GP; i++) {
+    for (i = 0; i < c->num_gp; i++) {
         const struct xpmu_event *ev = t->gp_event[i];
 
         if (!gp_counting(c, thr, i) || ev->source != source) {

@@ -1,6 +1,7 @@
 /*
  * Emulated Intel architectural PMU (version 3) and the SandyBridge/
- * IvyBridge/Haswell Hyper-Threading counter-corruption erratum: the model.
+ * IvyBridge/Haswell Hyper-Threading counter-corruption erratum, and the
+ * AMD family 15h core PMU (six counters, PerfCtrExtCore): the model.
  *
  * This unit is pure C (no QEMU headers): it keeps the PMU registers of the
  * two hardware threads of one core, turns retired instructions and virtual
@@ -33,6 +34,8 @@
 #define XPMU_CTR_BITS           48
 #define XPMU_CTR_MASK           ((UINT64_C(1) << XPMU_CTR_BITS) - 1)
 #define XPMU_THREADS            2
+/* Counters per thread in the largest model (AMD family 15h) */
+#define XPMU_MAX_GP             6
 /* Architectural events of CPUID.0AH:EBX (all available) */
 #define XPMU_NUM_ARCH_EVENTS    7
 
@@ -44,6 +47,18 @@
 #define XPMU_MSR_GLOBAL_STATUS  0x38e       /* read-only */
 #define XPMU_MSR_GLOBAL_CTRL    0x38f
 #define XPMU_MSR_GLOBAL_OVF_CTRL 0x390      /* write 1 to clear */
+
+/*
+ * AMD family 15h core PMU (CPUID Fn8000_0001 ECX bit 23, PerfCtrExtCore):
+ * six 48-bit counters, PERF_CTL i at 0xc0010200 + 2i and PERF_CTR i at
+ * 0xc0010201 + 2i; the legacy K7 MSRs alias the first four counters.
+ */
+#define XPMU_AMD_NUM_GP         6
+#define XPMU_MSR_K7_EVNTSEL0    0xc0010000u /* K7 PERF_CTL0-3 */
+#define XPMU_MSR_K7_PERFCTR0    0xc0010004u /* K7 PERF_CTR0-3 */
+#define XPMU_K7_NUM             4
+#define XPMU_MSR_F15H_PERF_CTL0 0xc0010200u /* + 2i; PERF_CTR i: + 2i + 1 */
+#define XPMU_CPUID_PERFCTR_CORE (UINT32_C(1) << 23) /* Fn8000_0001 ECX */
 
 /*
  * Emulator-private MSRs ("XPM\0"): the exposure ledger, readable by the
@@ -82,6 +97,16 @@
 #define XPMU_EVTSEL_CMASK       UINT64_C(0xff000000)  /* ignored */
 #define XPMU_EVTSEL_RESERVED    UINT64_C(0xffffffff00000000)
 
+/*
+ * AMD PERF_CTL: bits 31:0 as above (bits 19 and 21 reserved there, accepted
+ * and ignored here), EventSelect[11:8] in bits 35:32, GuestOnly (40) and
+ * HostOnly (41). Other bits are reserved: #GP.
+ */
+#define XPMU_AMD_EVTSEL_EVENT_HI   UINT64_C(0x0000000f00000000)
+#define XPMU_AMD_EVTSEL_GUESTONLY  (UINT64_C(1) << 40)
+#define XPMU_AMD_EVTSEL_HOSTONLY   (UINT64_C(1) << 41)
+#define XPMU_AMD_EVTSEL_RESERVED   UINT64_C(0xfffffcf000000000)
+
 /* IA32_FIXED_CTR_CTRL: a nibble per fixed counter */
 #define XPMU_FIXED_OS           0x1
 #define XPMU_FIXED_USR          0x2
@@ -117,6 +142,18 @@
 #define XPMU_CYCLES_DEN 1
 
 /**
+ * enum xpmu_kind - the PMU of a core
+ * @XPMU_INTEL: Intel architectural PMU version 3, 4 GP and 3 fixed
+ *              counters, the global control MSRs, the erratum model
+ * @XPMU_AMD_F15H: AMD family 15h core PMU: 6 counters with their own enable
+ *                 bits, no global MSRs, no fixed counters, no erratum
+ */
+enum xpmu_kind {
+    XPMU_INTEL,
+    XPMU_AMD_F15H,
+};
+
+/**
  * enum xpmu_source - what an event counts
  * @XPMU_SRC_NONE: nothing (cannot happen in the guest)
  * @XPMU_SRC_INSNS: retired instructions times num/den
@@ -130,7 +167,8 @@ enum xpmu_source {
 
 /**
  * struct xpmu_event - an entry of the event table
- * @event: event select code (evtsel bits 7:0)
+ * @event: event select code (evtsel bits 7:0; AMD: 11:0, bits 35:32 of
+ *         PERF_CTL giving 11:8)
  * @umask: unit mask (evtsel bits 15:8), if @any_umask is false
  * @any_umask: the entry matches every unit mask
  * @corrupting: the event triggers the HT erratum (codes 0xd0-0xd3)
@@ -140,7 +178,7 @@ enum xpmu_source {
  * @name: the event's name, for the documentation and the tests
  */
 struct xpmu_event {
-    uint8_t event;
+    uint16_t event;
     uint8_t umask;
     bool any_umask;
     bool corrupting;
@@ -165,22 +203,23 @@ struct xpmu_counter {
  * struct xpmu_thread - the PMU registers of one hardware thread
  * @present: the thread exists (a vCPU is attached)
  * @cpl: privilege level as last told (0: OS, 1-3: USR)
- * @evtsel: IA32_PERFEVTSELx
+ * @evtsel: IA32_PERFEVTSELx (AMD: PERF_CTLx)
  * @gp_event: event table entry of each evtsel
- * @gp: general-purpose counters
+ * @gp: general-purpose counters (AMD: PERF_CTRx)
  * @fixed_ctrl: IA32_FIXED_CTR_CTRL
  * @fixed: fixed counters (instructions, core cycles, reference cycles)
- * @global_ctrl: IA32_PERF_GLOBAL_CTRL
- * @global_status: IA32_PERF_GLOBAL_STATUS (overflow bits)
+ * @global_ctrl: IA32_PERF_GLOBAL_CTRL (AMD: every counter's bit, fixed)
+ * @global_status: IA32_PERF_GLOBAL_STATUS (overflow bits; AMD: not
+ *                 visible to the guest)
  * @last_insns: the thread's retired-instruction count at the last settle
  * @pmi: a counter with its interrupt bit overflowed: deliver a PMI
  */
 struct xpmu_thread {
     bool present;
     int cpl;
-    uint64_t evtsel[XPMU_NUM_GP];
-    const struct xpmu_event *gp_event[XPMU_NUM_GP];
-    struct xpmu_counter gp[XPMU_NUM_GP];
+    uint64_t evtsel[XPMU_MAX_GP];
+    const struct xpmu_event *gp_event[XPMU_MAX_GP];
+    struct xpmu_counter gp[XPMU_MAX_GP];
     uint64_t fixed_ctrl;
     struct xpmu_counter fixed[XPMU_NUM_FIXED];
     uint64_t global_ctrl;
@@ -205,12 +244,16 @@ struct xpmu_ledger {
 
 /**
  * struct xpmu_core - the two threads of one core
- * @erratum: the erratum model is on for this core
+ * @kind: the PMU (Intel or AMD family 15h)
+ * @num_gp: GP counters per thread (4 or 6)
+ * @erratum: the erratum model is on for this core (Intel only)
  * @last_ns: virtual time of the last settle
  * @t: the threads
  * @ledger: leaks per victim thread and GP counter
  */
 struct xpmu_core {
+    enum xpmu_kind kind;
+    int num_gp;
     bool erratum;
     int64_t last_ns;
     struct xpmu_thread t[XPMU_THREADS];
@@ -236,6 +279,9 @@ extern const unsigned int xpmu_num_events;
 extern const struct xpmu_event xpmu_event_default;
 extern const struct xpmu_event xpmu_fixed_events[XPMU_NUM_FIXED];
 const struct xpmu_event *xpmu_event_lookup(uint8_t event, uint8_t umask);
+extern const struct xpmu_event xpmu_amd_events[];
+extern const unsigned int xpmu_amd_num_events;
+const struct xpmu_event *xpmu_amd_event_lookup(uint16_t event);
 bool xpmu_event_is_corrupting(uint8_t event);
 
 /* Models of the erratum (family 6) */
@@ -243,6 +289,8 @@ bool xpmu_model_affected(unsigned int family, unsigned int model);
 
 /* Set-up; no settle */
 void xpmu_core_init(struct xpmu_core *c, bool erratum, int64_t now_ns);
+void xpmu_core_init_kind(struct xpmu_core *c, enum xpmu_kind kind,
+                         bool erratum, int64_t now_ns);
 void xpmu_thread_attach(struct xpmu_core *c, int thr, uint64_t insns,
                         int cpl);
 
@@ -258,6 +306,7 @@ int xpmu_wrmsr(struct xpmu_core *c, int thr, const struct xpmu_now *now,
 int xpmu_rdpmc(struct xpmu_core *c, int thr, const struct xpmu_now *now,
                uint32_t ecx, uint64_t *val);
 bool xpmu_is_pmu_msr(uint32_t msr);
+bool xpmu_core_has_msr(const struct xpmu_core *c, uint32_t msr);
 
 /* Results, read after an operation (no settle) */
 bool xpmu_take_pmi(struct xpmu_core *c, int thr);

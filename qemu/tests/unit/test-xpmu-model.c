@@ -4,7 +4,9 @@
  *
  * Expected figures are derived by hand in the comments from the event
  * table's documented rates (INST_RETIRED 1/1 instruction, cycles 1/ns,
- * MEM_UOPS_RETIRED 0xd0 1/3 instruction, LBR_INSERTS 0xcc nothing).
+ * MEM_UOPS_RETIRED 0xd0 1/3 instruction, LBR_INSERTS 0xcc nothing; AMD:
+ * RETIRED_INSTRUCTIONS 0x0c0 1/1, CPU_CLK_UNHALTED 0x076 1/ns, retired
+ * branches 0x0c2 1/5, events not in the table 1/16).
  *
  * Copyright (c) 2026 x86 PMU scheduler maintainers
  *
@@ -68,6 +70,21 @@ static void world(bool erratum, bool two_threads)
     }
 }
 
+/* The same with the AMD family 15h core PMU */
+static void world_amd(bool two_threads)
+{
+    memset(&now, 0, sizeof(now));
+    now.ns = 1000;
+    now.insns[0] = 5000;
+    now.insns[1] = 7000;
+    now.cpl = -1;
+    xpmu_core_init_kind(&core, XPMU_AMD_F15H, true, now.ns);
+    xpmu_thread_attach(&core, 0, now.insns[0], 0);
+    if (two_threads) {
+        xpmu_thread_attach(&core, 1, now.insns[1], 0);
+    }
+}
+
 /* Thread @thr retires @n instructions; time moves by @ns. */
 static void step(int thr, uint64_t n, int64_t ns)
 {
@@ -120,6 +137,17 @@ static void set_cpl(int thr, int cpl)
 #define EV_MEM_UOPS     0x81d0          /* corrupting, 1/3 instruction */
 #define EV_LBR          0x20cc          /* counts nothing */
 #define EV_BRANCHES     0xc4            /* 1/5 instruction */
+
+/* AMD family 15h */
+#define K7_CTL(i)       (XPMU_MSR_K7_EVNTSEL0 + (i))
+#define K7_CTR(i)       (XPMU_MSR_K7_PERFCTR0 + (i))
+#define F15H_CTL(i)     (XPMU_MSR_F15H_PERF_CTL0 + 2 * (i))
+#define F15H_CTR(i)     (XPMU_MSR_F15H_PERF_CTL0 + 2 * (i) + 1)
+#define AMD_EV_CYCLES   0x76
+#define AMD_EV_INSNS    0xc0
+#define AMD_EV_BRANCHES 0xc2            /* 1/5 instruction */
+#define GUESTONLY       XPMU_AMD_EVTSEL_GUESTONLY
+#define HOSTONLY        XPMU_AMD_EVTSEL_HOSTONLY
 
 static void test_cpuid(void)
 {
@@ -936,6 +964,235 @@ static void test_no_leak_into_disabled(void)
     printf("# %d settlements leaked, none into a disabled counter\n", leaks);
 }
 
+
+/* AMD: which MSRs are the model's, reset values, the Intel ones are not */
+static void test_amd_msrs_and_reset(void)
+{
+    uint64_t v;
+    int i;
+
+    world_amd(true);
+    CHECK_EQ(core.num_gp, 6);
+    CHECK(!core.erratum, "erratum on an AMD core");
+    CHECK_EQ(XPMU_CPUID_PERFCTR_CORE, 1u << 23);
+    for (i = 0; i < 6; i++) {
+        CHECK_EQ(rd(1, F15H_CTL(i)), 0);
+        CHECK_EQ(rd(1, F15H_CTR(i)), 0);
+        CHECK(xpmu_core_has_msr(&core, F15H_CTL(i)), "CTL %d", i);
+        CHECK(xpmu_core_has_msr(&core, F15H_CTR(i)), "CTR %d", i);
+    }
+    CHECK_EQ(F15H_CTR(5), 0xc001020b);
+    for (i = 0; i < 4; i++) {
+        CHECK_EQ(rd(0, K7_CTL(i)), 0);
+        CHECK_EQ(rd(0, K7_CTR(i)), 0);
+    }
+    CHECK_EQ(K7_CTR(3), 0xc0010007);
+    /* beyond the ranges, and Intel's MSRs: not the model's */
+    CHECK_EQ(xpmu_rdmsr(&core, 0, &now, 0xc0010008, &v), XPMU_UNHANDLED);
+    CHECK_EQ(xpmu_rdmsr(&core, 0, &now, 0xc001020c, &v), XPMU_UNHANDLED);
+    CHECK_EQ(xpmu_rdmsr(&core, 0, &now, 0xc00101ff, &v), XPMU_UNHANDLED);
+    CHECK_EQ(xpmu_rdmsr(&core, 0, &now, XPMU_MSR_PMC0, &v), XPMU_UNHANDLED);
+    CHECK_EQ(xpmu_wrmsr(&core, 0, &now, XPMU_MSR_EVNTSEL0, 0),
+             XPMU_UNHANDLED);
+    CHECK_EQ(xpmu_rdmsr(&core, 0, &now, XPMU_MSR_GLOBAL_CTRL, &v),
+             XPMU_UNHANDLED);
+    /* PerfMonV2's global MSRs (0xc0000300-0xc0000303) are absent */
+    CHECK_EQ(xpmu_rdmsr(&core, 0, &now, 0xc0000300, &v), XPMU_UNHANDLED);
+    /* the ledger is there, empty, erratum off */
+    CHECK_EQ(rd(0, LEDGER(XPMU_LEDGER_ERRATUM)), 0);
+    CHECK_EQ(rd(1, LEDGER(XPMU_LEDGER_THREAD)), 1);
+    /* and an Intel core does not take AMD's MSRs */
+    world(false, true);
+    CHECK(!xpmu_core_has_msr(&core, F15H_CTL(0)), "Intel has F15H_CTL0");
+    CHECK_EQ(xpmu_rdmsr(&core, 0, &now, K7_CTR(0), &v), XPMU_UNHANDLED);
+    CHECK_EQ(xpmu_wrmsr(&core, 0, &now, F15H_CTR(0), 5), XPMU_UNHANDLED);
+}
+
+/* AMD: the K7 MSRs are counters 0-3's registers; 4 and 5 have none */
+static void test_amd_k7_alias(void)
+{
+    int i;
+
+    world_amd(true);
+    for (i = 0; i < 4; i++) {
+        wr_ok(0, K7_CTR(i), 0x1000 + i);
+        CHECK_EQ(rd(0, F15H_CTR(i)), 0x1000 + i);
+        wr_ok(0, F15H_CTR(i), 0x2000 + i);
+        CHECK_EQ(rd(0, K7_CTR(i)), 0x2000 + i);
+        wr_ok(0, K7_CTL(i), USR | AMD_EV_BRANCHES);
+        CHECK_EQ(rd(0, F15H_CTL(i)), USR | AMD_EV_BRANCHES);
+        wr_ok(0, F15H_CTL(i), OS | AMD_EV_CYCLES);
+        CHECK_EQ(rd(0, K7_CTL(i)), OS | AMD_EV_CYCLES);
+        /* the other thread's registers are its own */
+        CHECK_EQ(rd(1, K7_CTR(i)), 0);
+        CHECK_EQ(rd(1, F15H_CTL(i)), 0);
+    }
+    wr_ok(0, F15H_CTR(4), 0x4444);
+    wr_ok(0, F15H_CTR(5), 0x5555);
+    for (i = 0; i < 4; i++) {
+        CHECK_EQ(rd(0, K7_CTR(i)), 0x2000 + i);
+    }
+    /* programmed through K7, counted in the F15h counter, and back */
+    wr_ok(0, K7_CTR(2), 0);
+    wr_ok(0, K7_CTL(2), EN | USR | OS | AMD_EV_INSNS);
+    step(0, 300, 10);
+    CHECK_EQ(rd(0, F15H_CTR(2)), 300);
+    wr_ok(0, F15H_CTL(2), 0);           /* disabled through F15h */
+    step(0, 300, 10);
+    CHECK_EQ(rd(0, K7_CTR(2)), 300);
+    CHECK_EQ(rd(0, F15H_CTR(4)), 0x4444);
+    CHECK_EQ(rd(0, F15H_CTR(5)), 0x5555);
+}
+
+/* AMD: 48-bit counters without sign extension, PERF_CTL reserved bits */
+static void test_amd_width_and_reserved(void)
+{
+    uint64_t ok_bits = 0xfULL << 32 | GUESTONLY | HOSTONLY;
+    int i;
+
+    world_amd(false);
+    wr_ok(0, F15H_CTR(5), 0x123456789abcULL);
+    CHECK_EQ(rd(0, F15H_CTR(5)), 0x123456789abcULL);
+    wr_ok(0, F15H_CTR(5), 0x80000000ULL);
+    CHECK_EQ(rd(0, F15H_CTR(5)), 0x80000000ULL);        /* no sign ext. */
+    wr_ok(0, K7_CTR(1), 0xffff000000000007ULL);
+    CHECK_EQ(rd(0, F15H_CTR(1)), 7);                    /* 63:48 dropped */
+    wr_ok(0, F15H_CTL(3), EN | USR | AMD_EV_INSNS);
+    for (i = 32; i < 64; i++) {
+        uint64_t bit = 1ULL << i;
+
+        if (bit & ok_bits) {
+            wr_ok(0, F15H_CTL(3), EN | USR | AMD_EV_INSNS | bit);
+            wr_ok(0, F15H_CTL(3), EN | USR | AMD_EV_INSNS);
+            continue;
+        }
+        CHECK(wr(0, F15H_CTL(3), bit | AMD_EV_INSNS) == XPMU_FAULT,
+              "PERF_CTL bit %d accepted", i);
+        CHECK(wr(0, K7_CTL(3), bit) == XPMU_FAULT, "K7 bit %d", i);
+    }
+    CHECK_EQ(rd(0, F15H_CTL(3)), EN | USR | AMD_EV_INSNS);
+    /* the Intel-reserved low bits (19, 21) and CMASK/INV/EDGE: accepted */
+    wr_ok(0, F15H_CTL(0), 0xffffffffULL);
+    CHECK_EQ(rd(0, K7_CTL(0)), 0xffffffffULL);
+}
+
+/* AMD: events, EN, USR/OS and the HG bits */
+static void test_amd_counting_and_filtering(void)
+{
+    world_amd(true);
+    wr_ok(0, F15H_CTL(0), EN | USR | AMD_EV_INSNS);
+    wr_ok(0, F15H_CTL(1), EN | OS | AMD_EV_INSNS);
+    wr_ok(0, F15H_CTL(2), EN | USR | OS | AMD_EV_INSNS);
+    wr_ok(0, F15H_CTL(3), USR | OS | AMD_EV_INSNS);     /* no EN */
+    wr_ok(0, F15H_CTL(4), EN | USR | OS | AMD_EV_CYCLES);
+    wr_ok(0, F15H_CTL(5), EN | USR | OS | AMD_EV_BRANCHES);
+    CHECK(xpmu_cpl_sensitive(&core, 0), "not CPL sensitive");
+    step(0, 100, 10);                   /* CPL 0 */
+    set_cpl(0, 3);
+    step(0, 40, 3);
+    set_cpl(0, 0);
+    step(0, 10, 2);
+    CHECK_EQ(rd(0, F15H_CTR(0)), 40);
+    CHECK_EQ(rd(0, F15H_CTR(1)), 110);
+    CHECK_EQ(rd(0, F15H_CTR(2)), 150);
+    CHECK_EQ(rd(0, F15H_CTR(3)), 0);
+    CHECK_EQ(rd(0, F15H_CTR(4)), 15);   /* ns */
+    CHECK_EQ(rd(0, F15H_CTR(5)), 30);   /* 150 / 5 */
+    CHECK_EQ(rd(1, F15H_CTR(2)), 0);    /* the other thread: nothing */
+    /* EventSelect[11:8]: 0x1c0 is not 0x0c0 (the default 1/16) */
+    wr_ok(0, F15H_CTR(2), 0);
+    wr_ok(0, F15H_CTL(2), EN | USR | OS | 1ULL << 32 | AMD_EV_INSNS);
+    step(0, 160, 0);
+    CHECK_EQ(rd(0, F15H_CTR(2)), 10);
+    /* HG: GuestOnly alone counts nothing, HostOnly or both count */
+    wr_ok(0, F15H_CTR(0), 0);
+    wr_ok(0, F15H_CTR(1), 0);
+    wr_ok(0, F15H_CTR(2), 0);
+    wr_ok(0, F15H_CTL(0), EN | USR | OS | GUESTONLY | AMD_EV_INSNS);
+    wr_ok(0, F15H_CTL(1), EN | USR | OS | HOSTONLY | AMD_EV_INSNS);
+    wr_ok(0, F15H_CTL(2), EN | USR | OS | GUESTONLY | HOSTONLY |
+          AMD_EV_INSNS);
+    step(0, 50, 1);
+    CHECK_EQ(rd(0, F15H_CTR(0)), 0);
+    CHECK_EQ(rd(0, F15H_CTR(1)), 50);
+    CHECK_EQ(rd(0, F15H_CTR(2)), 50);
+}
+
+/* AMD: overflow wraps 48 bits, a PMI with INT only, deadlines */
+static void test_amd_overflow_pmi(void)
+{
+    world_amd(true);
+    wr_ok(0, F15H_CTR(5), (uint64_t)-256 & XPMU_CTR_MASK);
+    wr_ok(0, F15H_CTL(5), EN | USR | OS | AMD_EV_INSNS);        /* no INT */
+    CHECK_EQ(xpmu_insn_deadline(&core, 0), XPMU_NO_INSNS);
+    step(0, 260, 0);
+    CHECK_EQ(rd(0, F15H_CTR(5)), 4);
+    CHECK(!xpmu_take_pmi(&core, 0), "PMI without INT");
+    /* with INT: the deadline is the wrap, the PMI comes at it */
+    wr_ok(0, K7_CTR(3), (uint64_t)-100 & XPMU_CTR_MASK);
+    wr_ok(0, K7_CTL(3), EN | USR | OS | INT | AMD_EV_INSNS);
+    CHECK_EQ(xpmu_insn_deadline(&core, 0), now.insns[0] + 100);
+    step(0, 99, 0);
+    CHECK_EQ(rd(0, F15H_CTR(3)), XPMU_CTR_MASK);
+    CHECK(!xpmu_take_pmi(&core, 0), "PMI before the wrap");
+    step(0, 1, 0);
+    CHECK_EQ(rd(0, F15H_CTR(3)), 0);
+    CHECK(xpmu_take_pmi(&core, 0), "no PMI at the wrap");
+    CHECK(!xpmu_take_pmi(&core, 0), "PMI taken twice");
+    CHECK(!xpmu_take_pmi(&core, 1), "PMI on the other thread");
+    /* a cycle counter: the clock deadline */
+    wr_ok(0, F15H_CTL(3), 0);
+    wr_ok(0, F15H_CTR(4), (uint64_t)-1000 & XPMU_CTR_MASK);
+    wr_ok(0, F15H_CTL(4), EN | USR | OS | INT | AMD_EV_CYCLES);
+    CHECK_EQ(xpmu_clock_deadline(&core, 0), now.ns + 1000);
+    step(0, 0, 999);
+    CHECK_EQ(rd(0, F15H_CTR(4)), XPMU_CTR_MASK);
+    CHECK(!xpmu_take_pmi(&core, 0), "cycle PMI early");
+    step(0, 0, 1);
+    CHECK_EQ(rd(0, F15H_CTR(4)), 0);
+    CHECK(xpmu_take_pmi(&core, 0), "no cycle PMI");
+}
+
+/* AMD: RDPMC 0-5 and nothing else */
+static void test_amd_rdpmc(void)
+{
+    uint64_t v;
+    int i;
+
+    world_amd(false);
+    for (i = 0; i < 6; i++) {
+        wr_ok(0, F15H_CTR(i), 0x100000000ULL + i);
+        v = 0;
+        CHECK_EQ(xpmu_rdpmc(&core, 0, &now, i, &v), XPMU_OK);
+        CHECK_EQ(v, 0x100000000ULL + i);
+    }
+    CHECK_EQ(xpmu_rdpmc(&core, 0, &now, 6, &v), XPMU_FAULT);
+    CHECK_EQ(xpmu_rdpmc(&core, 0, &now, XPMU_RDPMC_FIXED, &v), XPMU_FAULT);
+    CHECK_EQ(xpmu_rdpmc(&core, 0, &now, XPMU_RDPMC_FAST, &v), XPMU_FAULT);
+}
+
+/* AMD: no erratum: 0xd0 is an ordinary (synthetic) event, nothing leaks */
+static void test_amd_no_erratum(void)
+{
+    uint64_t l, s, x;
+
+    world_amd(true);
+    wr_ok(1, F15H_CTL(2), EN | USR | OS | 0xcc);
+    wr_ok(0, F15H_CTL(2), EN | USR | OS | 0x81d0);
+    CHECK_EQ(xpmu_exposed_pairs(&core), 0);
+    step(0, 1600, 10);
+    CHECK_EQ(rd(0, F15H_CTR(2)), 100);  /* 1/16: not in the AMD table */
+    step(1, 1600, 10);
+    CHECK_EQ(rd(1, F15H_CTR(2)), 100);  /* its own 0xcc, no leak */
+    xpmu_ledger_totals(&core, &l, &s, &x);
+    CHECK_EQ(l + s + x, 0);
+    CHECK(!xpmu_amd_event_lookup(0xd0)->corrupting, "0xd0 corrupting");
+    CHECK_EQ(xpmu_amd_event_lookup(0x76)->source, XPMU_SRC_CYCLES);
+    CHECK_EQ(xpmu_amd_event_lookup(0xc0)->source, XPMU_SRC_INSNS);
+    CHECK(xpmu_amd_event_lookup(0x1c0) == &xpmu_event_default,
+          "0x1c0 is in the table");
+}
+
 int main(void)
 {
     printf("TAP version 13\n");
@@ -972,6 +1229,14 @@ int main(void)
         test_settle_anytime_invariance);
     run("no leak into a disabled counter (random programs)",
         test_no_leak_into_disabled);
+    run("AMD f15h: its MSRs, reset values, not Intel's", test_amd_msrs_and_reset);
+    run("AMD f15h: K7 MSRs alias counters 0-3", test_amd_k7_alias);
+    run("AMD f15h: 48-bit counters, PERF_CTL reserved bits fault",
+        test_amd_width_and_reserved);
+    run("AMD f15h: events, EN, USR/OS, HG bits", test_amd_counting_and_filtering);
+    run("AMD f15h: overflow, PMI with INT only, deadlines", test_amd_overflow_pmi);
+    run("AMD f15h: RDPMC 0-5", test_amd_rdpmc);
+    run("AMD f15h: no erratum, no leak", test_amd_no_erratum);
     printf("1..%d\n", tests);
     return failures ? 1 : 0;
 }
