@@ -1,6 +1,7 @@
 /*
- * Emulated Intel architectural PMU and HT counter-corruption erratum
- * (TCG, -cpu ...,pmu=on): the QEMU glue around xpmu-model.c.
+ * Emulated Intel architectural PMU and HT counter-corruption erratum, and
+ * the AMD family 15h core PMU (TCG, -cpu ...,pmu=on): the QEMU glue around
+ * xpmu-model.c.
  *
  * Copyright (c) 2026 x86 PMU scheduler maintainers
  *
@@ -191,7 +192,7 @@ int x86_xpmu_rdmsr(CPUX86State *env, uint32_t msr, uint64_t *val)
     bool pmi[XPMU_THREADS];
     int r;
 
-    if (!c || !xpmu_is_pmu_msr(msr)) {
+    if (!c || !xpmu_core_has_msr(&c->m, msr)) {
         return XPMU_UNHANDLED;
     }
     /* The vCPU's own instruction counts: no settling needed */
@@ -282,7 +283,7 @@ int x86_xpmu_wrmsr(CPUX86State *env, uint32_t msr, uint64_t val)
     bool pmi[XPMU_THREADS];
     int r;
 
-    if (!c || !xpmu_is_pmu_msr(msr)) {
+    if (!c || !xpmu_core_has_msr(&c->m, msr)) {
         return XPMU_UNHANDLED;
     }
     qemu_mutex_lock(&c->lock);
@@ -455,8 +456,9 @@ static unsigned int xpmu_display_model(uint32_t version)
  *
  * With pmu=on on an Intel CPU model: finds or creates the vCPU's core
  * (same socket, die, core and thread_id / 2), the erratum model per the
- * ht-erratum property (auto: on for the affected models). Without pmu=on:
- * nothing, as before.
+ * ht-erratum property (auto: on for the affected models). With pmu=on on
+ * an AMD family 15h model (Opteron_G4, Opteron_G5): the family 15h core
+ * PMU, no erratum. Without pmu=on, or on other models: nothing, as before.
  *
  * Return: false with @errp set on a configuration error.
  */
@@ -468,10 +470,14 @@ bool x86_xpmu_realize(X86CPU *cpu, Error **errp)
     int32_t thread_id = cpu->thread_id >= 0 ? cpu->thread_id : 0;
     int thr = thread_id % XPMU_THREADS;
     int32_t pair = thread_id / XPMU_THREADS;
+    enum xpmu_kind kind = XPMU_INTEL;
     bool erratum;
     XPMUCore *c;
 
-    if (!cpu->enable_pmu || !IS_INTEL_CPU(env)) {
+    if (cpu->enable_pmu && IS_AMD_CPU(env) && family == 0x15 &&
+        cpu->ht_erratum != ON_OFF_AUTO_ON) {
+        kind = XPMU_AMD_F15H;
+    } else if (!cpu->enable_pmu || !IS_INTEL_CPU(env)) {
         if (cpu->ht_erratum == ON_OFF_AUTO_ON) {
             error_setg(errp, "ht-erratum=on needs pmu=on and an Intel CPU "
                        "model");
@@ -483,9 +489,10 @@ bool x86_xpmu_realize(X86CPU *cpu, Error **errp)
         error_setg(errp, "pmu=on under TCG needs a 64-bit host");
         return false;
     }
-    erratum = cpu->ht_erratum == ON_OFF_AUTO_AUTO ?
-              xpmu_model_affected(family, model) :
-              cpu->ht_erratum == ON_OFF_AUTO_ON;
+    erratum = kind == XPMU_INTEL &&
+              (cpu->ht_erratum == ON_OFF_AUTO_AUTO ?
+               xpmu_model_affected(family, model) :
+               cpu->ht_erratum == ON_OFF_AUTO_ON);
 
     QLIST_FOREACH(c, &xpmu_cores, next) {
         if (c->socket_id == cpu->socket_id && c->die_id == cpu->die_id &&
@@ -499,6 +506,10 @@ bool x86_xpmu_realize(X86CPU *cpu, Error **errp)
                    thread_id);
         return false;
     }
+    if (c && c->m.kind != kind) {
+        error_setg(errp, "pmu: an Intel and an AMD vCPU in one core");
+        return false;
+    }
     if (c && c->m.erratum != erratum) {
         error_setg(errp, "ht-erratum=%s on a vCPU whose sibling has "
                    "ht-erratum=%s", xpmu_onoff(erratum),
@@ -508,7 +519,8 @@ bool x86_xpmu_realize(X86CPU *cpu, Error **errp)
     if (!c) {
         c = g_new0(XPMUCore, 1);
         qemu_mutex_init(&c->lock);
-        xpmu_core_init(&c->m, erratum, qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL));
+        xpmu_core_init_kind(&c->m, kind, erratum,
+                            qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL));
         c->socket_id = cpu->socket_id;
         c->die_id = cpu->die_id;
         c->core_id = cpu->core_id;

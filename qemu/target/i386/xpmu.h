@@ -1,6 +1,7 @@
 /*
- * Emulated Intel architectural PMU and HT counter-corruption erratum
- * (TCG, -cpu ...,pmu=on): the interface of the QEMU glue.
+ * Emulated Intel architectural PMU and HT counter-corruption erratum, AMD
+ * family 15h core PMU (TCG, -cpu ...,pmu=on): the interface of the QEMU
+ * glue.
  *
  * The model itself is xpmu-model.c (pure C). The glue pairs sibling vCPUs
  * into cores, serialises every model call on a core with the core's lock,
