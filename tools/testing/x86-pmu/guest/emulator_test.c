@@ -15,9 +15,15 @@
  * with ht-erratum=off nothing leaks (the ledger MSR base+3 tells which
  * case this is). Everything it changes is restored.
  *
+ * On an AMD family 15h host (-cpu Opteron_G5,pmu=on) part 1 checks the
+ * AMD core PMU instead: CPUID Fn8000_0001 ECX PerfCtrExtCore and no
+ * PerfMonV2, the six PERF_CTL/PERF_CTR pairs at 0xc0010200, the K7 MSRs
+ * aliasing the first four, 48-bit counters, reserved bits, EN, USR/OS
+ * filtering, ratios of the synthetic events, overflow (amd_msr_part()).
+ *
  * Part 2 (--perf) uses perf_event_open(2): counting and sampling
- * (SIGTRAP on overflow) on instructions and cycles, RDPMC from user space
- * through the mmapped page.
+ * (SIGTRAP on overflow) on instructions and cycles, that the overflows
+ * came as PMIs, RDPMC from user space through the mmapped page.
  *
  * No argument: both parts. Exit 0 if all passed, 1 on a failure, 4 (skip)
  * if this is not the emulated host. As PID 1 (rdinit=) it mounts /dev,
@@ -88,6 +94,19 @@
 #define EV_LBR_INSERTS		0x20ccULL	/* counts nothing in the emulator */
 #define CTR_MASK		((1ULL << 48) - 1)
 #define NR_GP			4
+
+/* AMD family 15h core PMU */
+#define MSR_K7_EVNTSEL0		0xc0010000
+#define MSR_K7_PERFCTR0		0xc0010004
+#define MSR_F15H_PERF_CTL(i)	(0xc0010200 + 2 * (i))
+#define MSR_F15H_PERF_CTR(i)	(0xc0010201 + 2 * (i))
+#define AMD_NR_GP		6
+#define AMD_NR_K7		4
+#define AMD_EV_CYCLES		0x076ULL
+#define AMD_EV_INSNS		0x0c0ULL
+#define AMD_EV_BRANCHES		0x0c2ULL	/* synthetic */
+#define AMD_EVTSEL_HI(e)	((uint64_t)(e) << 32)	/* EventSelect[11:8] */
+#define CPUID_PERFCTR_CORE	(1u << 23)	/* Fn8000_0001 ECX */
 
 static int tests, failures, skips;
 static int msr_fd[2] = { -1, -1 };
@@ -551,6 +570,277 @@ static int no_pmu(void)
 	return 4;
 }
 
+/* AMD family 15h: see the top of the file */
+
+static int is_amd(void)
+{
+	unsigned int a, b, c, d;
+
+	__cpuid(0, a, b, c, d);
+	return b == 0x68747541 && d == 0x69746e65 && c == 0x444d4163;
+}
+
+static struct {
+	uint64_t ctl[2][AMD_NR_GP], ctr[2][AMD_NR_GP];
+} amd_saved;
+
+static void amd_save(int ncpu)
+{
+	for (int c = 0; c < ncpu; c++)
+		for (int i = 0; i < AMD_NR_GP; i++) {
+			amd_saved.ctl[c][i] = rd(c, MSR_F15H_PERF_CTL(i));
+			amd_saved.ctr[c][i] = rd(c, MSR_F15H_PERF_CTR(i));
+		}
+}
+
+static void amd_restore(int ncpu)
+{
+	for (int c = 0; c < ncpu; c++)
+		for (int i = 0; i < AMD_NR_GP; i++) {
+			wr(c, MSR_F15H_PERF_CTL(i), amd_saved.ctl[c][i]);
+			wr(c, MSR_F15H_PERF_CTR(i), amd_saved.ctr[c][i]);
+		}
+}
+
+static void amd_test_cpuid(void)
+{
+	unsigned int a, b, c, d, family, maxext;
+
+	__cpuid(1, a, b, c, d);
+	family = ((a >> 8) & 0xf) + ((a >> 20) & 0xff);
+	__cpuid(0x80000001, a, b, c, d);
+	diag("CPUID.80000001H:ECX=0x%08x, family 0x%x", c, family);
+	tap(family == 0x15 && (c & CPUID_PERFCTR_CORE),
+	    "family 15h with PerfCtrExtCore (CPUID Fn8000_0001 ECX bit 23)");
+	__cpuid(0x80000000, maxext, b, c, d);
+	a = 0;
+	if (maxext >= 0x80000022)
+		__cpuid_count(0x80000022, 0, a, b, c, d);
+	tap(!(a & 1), "no PerfMonV2 (max extended leaf 0x%x)", maxext);
+	__cpuid_count(0xa, 0, a, b, c, d);
+	tap(!a && !b && !c && !d, "no Intel leaf 0xA");
+}
+
+static void amd_test_write_readback(void)
+{
+	uint64_t v, w;
+	int ok = 1;
+
+	for (int i = 0; i < AMD_NR_GP; i++) {
+		wr(0, MSR_F15H_PERF_CTR(i), 0x123456789abcULL + i);
+		ok &= rd(0, MSR_F15H_PERF_CTR(i)) == 0x123456789abcULL + i;
+	}
+	wr(0, MSR_F15H_PERF_CTR(5), 0x80000000ULL);
+	v = rd(0, MSR_F15H_PERF_CTR(5));
+	wr(0, MSR_F15H_PERF_CTR(4), 0xffff000000000007ULL);
+	w = rd(0, MSR_F15H_PERF_CTR(4));
+	tap(ok && v == 0x80000000ULL && w == 7,
+	    "six 48-bit counters: write/readback, no sign extension (0x%llx), bits 63:48 dropped (0x%llx)",
+	    (unsigned long long)v, (unsigned long long)w);
+}
+
+static void amd_test_alias(void)
+{
+	int ok = 1, other = 1, cpu1 = 1;
+
+	for (int i = 0; i < AMD_NR_GP; i++)
+		wr(1, MSR_F15H_PERF_CTR(i), 0);
+	wr(0, MSR_F15H_PERF_CTR(4), 0x4444);
+	wr(0, MSR_F15H_PERF_CTR(5), 0x5555);
+	for (int i = 0; i < AMD_NR_K7; i++) {
+		wr(0, MSR_K7_PERFCTR0 + i, 0x1000 + i);
+		ok &= rd(0, MSR_F15H_PERF_CTR(i)) == 0x1000ULL + i;
+		wr(0, MSR_F15H_PERF_CTR(i), 0x2000 + i);
+		ok &= rd(0, MSR_K7_PERFCTR0 + i) == 0x2000ULL + i;
+		wr(0, MSR_K7_EVNTSEL0 + i, EVTSEL_USR | AMD_EV_BRANCHES);
+		ok &= rd(0, MSR_F15H_PERF_CTL(i)) == (EVTSEL_USR | AMD_EV_BRANCHES);
+		wr(0, MSR_F15H_PERF_CTL(i), EVTSEL_OS | AMD_EV_CYCLES);
+		ok &= rd(0, MSR_K7_EVNTSEL0 + i) == (EVTSEL_OS | AMD_EV_CYCLES);
+		wr(0, MSR_F15H_PERF_CTL(i), 0);
+		cpu1 &= rd(1, MSR_K7_PERFCTR0 + i) == 0;
+	}
+	other = rd(0, MSR_F15H_PERF_CTR(4)) == 0x4444 &&
+		rd(0, MSR_F15H_PERF_CTR(5)) == 0x5555;
+	tap(ok, "K7 PERF_CTL/PERF_CTR 0-3 (0xc0010000-7) alias F15h counters 0-3, both ways");
+	tap(other && cpu1,
+	    "counters 4 and 5 have no K7 alias; CPU 1's counters are its own");
+}
+
+static void amd_test_reserved(void)
+{
+	uint64_t before = rd(0, MSR_F15H_PERF_CTL(1));
+	int ok;
+
+	ok = wrmsr_on(0, MSR_F15H_PERF_CTL(1), 1ULL << 36 | AMD_EV_INSNS) == -EIO;
+	ok &= wrmsr_on(0, MSR_K7_EVNTSEL0 + 1, 1ULL << 42) == -EIO;
+	ok &= wrmsr_on(0, MSR_F15H_PERF_CTL(1), 1ULL << 63) == -EIO;
+	ok &= rd(0, MSR_F15H_PERF_CTL(1)) == before;
+	ok &= wrmsr_on(0, MSR_F15H_PERF_CTL(1), AMD_EVTSEL_HI(1) | AMD_EV_INSNS) == 0;
+	ok &= wrmsr_on(0, MSR_F15H_PERF_CTL(1), 0) == 0;
+	tap(ok, "PERF_CTL reserved bits (39:36, 63:42) fault (#GP), EventSelect[11:8] does not");
+}
+
+static void amd_test_enable_and_alias_counting(void)
+{
+	uint64_t v0, v1, v2;
+
+	wr(0, MSR_F15H_PERF_CTR(2), 0);
+	wr(0, MSR_F15H_PERF_CTL(2), EVTSEL_USR | EVTSEL_OS | AMD_EV_INSNS);
+	user_work(200000);
+	v0 = rd(0, MSR_F15H_PERF_CTR(2));
+	/* enabled through the K7 MSR, read through the F15h one */
+	wr(0, MSR_K7_EVNTSEL0 + 2, EVTSEL_EN | EVTSEL_USR | EVTSEL_OS | AMD_EV_INSNS);
+	user_work(200000);
+	v1 = rd(0, MSR_F15H_PERF_CTR(2));
+	wr(0, MSR_F15H_PERF_CTL(2), 0);
+	v1 = rd(0, MSR_K7_PERFCTR0 + 2);
+	user_work(200000);
+	v2 = rd(0, MSR_F15H_PERF_CTR(2));
+	tap(v0 == 0 && v1 >= 200000 && v2 == v1,
+	    "EN gates: off %llu, on (through K7 EVNTSEL2) %llu, off again %llu",
+	    (unsigned long long)v0, (unsigned long long)v1,
+	    (unsigned long long)v2);
+}
+
+/* |a - b| within 2% of b plus @slack */
+static int near(uint64_t a, uint64_t b, uint64_t slack)
+{
+	uint64_t d = a > b ? a - b : b - a;
+
+	return d <= b / 50 + slack;
+}
+
+/*
+ * USR/OS filtering against the emulator's own instruction counts (MSRs
+ * 0x58504d06/07, no counter involved): the kernel may run other work on
+ * CPU 0 during either loop, so each filtered counter is compared with what
+ * the emulator saw retire at CPL 1-3 and at CPL 0 over the same interval.
+ * The slack covers the reads of one snapshot (a few syscalls).
+ */
+#define SNAP_ALL	AMD_NR_GP	/* the emulator's instruction count */
+#define SNAP_KERN	(AMD_NR_GP + 1)	/* of which at CPL 0 */
+
+/* What snapshot @k added to value @i since snapshot @k - 1 */
+static uint64_t delta(uint64_t s[][AMD_NR_GP + 2], int k, int i)
+{
+	return s[k][i] - s[k - 1][i];
+}
+
+static void amd_test_usr_os(void)
+{
+	uint64_t s[3][AMD_NR_GP + 2];
+	uint64_t slack = 50000;
+	long n = 1000000;
+
+	for (int i = 0; i < AMD_NR_GP; i++)
+		wr(0, MSR_F15H_PERF_CTR(i), 0);
+	wr(0, MSR_F15H_PERF_CTL(4), EVTSEL_EN | EVTSEL_USR | AMD_EV_INSNS);
+	wr(0, MSR_F15H_PERF_CTL(5), EVTSEL_EN | EVTSEL_OS | AMD_EV_INSNS);
+	wr(0, MSR_K7_EVNTSEL0 + 0, EVTSEL_EN | EVTSEL_USR | EVTSEL_OS | AMD_EV_CYCLES);
+	wr(0, MSR_K7_EVNTSEL0 + 1, EVTSEL_EN | EVTSEL_USR | EVTSEL_OS | AMD_EV_INSNS);
+	wr(0, MSR_F15H_PERF_CTL(2), EVTSEL_EN | EVTSEL_USR | EVTSEL_OS | AMD_EV_BRANCHES);
+	for (int k = 0; k < 3; k++) {
+		if (k == 1)
+			user_work(n);
+		if (k == 2)
+			kernel_work(20000);
+		for (int i = 0; i < AMD_NR_GP; i++)
+			s[k][i] = rd(0, MSR_F15H_PERF_CTR(i));
+		s[k][SNAP_ALL] = rd(0, LEDGER_INSNS);
+		s[k][SNAP_KERN] = rd(0, LEDGER_INSNS_OS);
+	}
+	for (int i = 0; i < AMD_NR_GP; i++)
+		wr(0, MSR_F15H_PERF_CTL(i), 0);
+#define D(k, i) delta(s, k, i)
+#define ALL(k) delta(s, k, SNAP_ALL)
+#define KERN(k) delta(s, k, SNAP_KERN)
+	diag("user loop: USR +%llu OS +%llu; syscall loop: USR +%llu OS +%llu",
+	     (unsigned long long)D(1, 4), (unsigned long long)D(1, 5),
+	     (unsigned long long)D(2, 4), (unsigned long long)D(2, 5));
+	diag("emulator: user loop CPL>0 +%llu CPL0 +%llu; syscall loop CPL>0 +%llu CPL0 +%llu",
+	     (unsigned long long)(ALL(1) - KERN(1)), (unsigned long long)KERN(1),
+	     (unsigned long long)(ALL(2) - KERN(2)), (unsigned long long)KERN(2));
+	diag("both loops: instructions +%llu, cycles +%llu, branches (synthetic) +%llu",
+	     (unsigned long long)(s[2][1] - s[0][1]),
+	     (unsigned long long)(s[2][0] - s[0][0]),
+	     (unsigned long long)(s[2][2] - s[0][2]));
+	tap(D(1, 4) >= (uint64_t)n && near(D(1, 4), ALL(1) - KERN(1), slack) &&
+	    near(D(1, 5), KERN(1), slack),
+	    "user loop: USR-only counts it; USR-only and OS-only agree with the emulator's CPL counts");
+	tap(D(2, 5) > 20000 && D(2, 5) > 5 * D(2, 4) &&
+	    near(D(2, 5), KERN(2), slack) &&
+	    near(D(2, 4), ALL(2) - KERN(2), slack),
+	    "syscall loop: OS-only counts it; USR-only and OS-only agree with the emulator's CPL counts");
+	tap(s[2][1] - s[0][1] >= D(1, 4) + D(2, 5) && s[2][0] > s[0][0],
+	    "instructions (USR+OS, K7 counter 1) cover both, cycles (0x76) count");
+	tap(s[2][2] > s[0][2] && 2 * (s[2][2] - s[0][2]) < s[2][1] - s[0][1],
+	    "synthetic branches (0xc2): non-zero, fewer than instructions");
+#undef KERN
+#undef ALL
+#undef D
+}
+
+static void amd_test_overflow(void)
+{
+	uint64_t v;
+
+	wr(0, MSR_F15H_PERF_CTR(3), (uint64_t)-100000 & CTR_MASK);
+	wr(0, MSR_F15H_PERF_CTL(3), EVTSEL_EN | EVTSEL_USR | EVTSEL_OS | AMD_EV_INSNS);
+	user_work(100000);
+	wr(0, MSR_F15H_PERF_CTL(3), 0);
+	v = rd(0, MSR_F15H_PERF_CTR(3));
+	tap(v < 10000000, "48-bit wrap: a counter at -100000 reads %llu after the loop",
+	    (unsigned long long)v);
+	wr(0, MSR_F15H_PERF_CTR(3), 0);
+}
+
+/*
+ * The AMD family 15h host: the raw MSR part. The PMI is checked through
+ * perf in part 2 (a raw counter's PMI would be an NMI nobody claims).
+ */
+static int amd_msr_part(int ncpu)
+{
+	unsigned int a, b, c, d;
+	uint64_t v = 1;
+
+	__cpuid(0x80000001, a, b, c, d);
+	if (!(c & CPUID_PERFCTR_CORE)) {
+		diag("AMD without PerfCtrExtCore (no pmu=on)");
+		wrmsr_on(0, MSR_F15H_PERF_CTR(0), 0x1234);
+		if (rdmsr_on(0, MSR_F15H_PERF_CTR(0), &v))
+			v = 1;
+		tap(v == 0, "no PMU: PERF_CTR0 reads 0, writes are ignored");
+		return 4;
+	}
+	amd_test_cpuid();
+	if (watchdog_on()) {
+		skip("raw MSR tests", "the NMI watchdog owns a counter (boot with nmi_watchdog=0)");
+		return 0;
+	}
+	for (int k = 0; k < ncpu; k++)
+		for (int i = 0; i < AMD_NR_GP; i++)
+			if (rd(k, MSR_F15H_PERF_CTL(i)) & EVTSEL_EN) {
+				skip("raw MSR tests", "a perf event is using the PMU");
+				return 0;
+			}
+	if (ncpu < 2) {
+		skip("raw MSR tests", "needs CPU 0 and CPU 1");
+		return 0;
+	}
+	tap(rd(0, LEDGER_ERRATUM) == 0 && rd(0, LEDGER_LEAKED) == 0,
+	    "the emulator's ledger MSRs: erratum model off, nothing leaked");
+	amd_save(ncpu);
+	amd_test_write_readback();
+	amd_test_alias();
+	amd_test_reserved();
+	amd_test_enable_and_alias_counting();
+	amd_test_usr_os();
+	amd_test_overflow();
+	amd_restore(ncpu);
+	test_user_rdpmc_without_pce();
+	return 0;
+}
+
 static int msr_part(void)
 {
 	uint64_t erratum, sibling, thr0, thr1 = 1;
@@ -570,6 +860,14 @@ static int msr_part(void)
 	if (pin(0)) {
 		skip("raw MSR tests", "cannot pin to CPU 0");
 		return 0;
+	}
+	if (is_amd()) {
+		int r = amd_msr_part(ncpu);
+
+		for (int c = 0; c < 2; c++)
+			if (msr_fd[c] >= 0)
+				close(msr_fd[c]);
+		return r;
 	}
 	{
 		unsigned int a, b, c, d;
@@ -733,17 +1031,31 @@ static void perf_rdpmc(void)
 	close(fd);
 }
 
+static long long interrupts(const char *name);
+
 static int perf_part(void)
 {
+	long long pmi0, pmi1;
+
 	pin(0);
 	perf_count(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS,
 		   "instructions", 1000000, 1000000);
 	perf_count(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, "cycles",
 		   1000000, 1);
-	perf_count(PERF_TYPE_RAW, EV_MEM_UOPS, "r81d0 (synthetic)", 1000000, 1);
+	if (is_amd())
+		perf_count(PERF_TYPE_RAW, AMD_EV_BRANCHES, "rc2 (synthetic)",
+			   1000000, 1);
+	else
+		perf_count(PERF_TYPE_RAW, EV_MEM_UOPS, "r81d0 (synthetic)",
+			   1000000, 1);
+	pmi0 = interrupts("PMI:");
 	perf_sample(PERF_COUNT_HW_INSTRUCTIONS, 100000, "instructions",
 		    5000000);
 	perf_sample(PERF_COUNT_HW_CPU_CYCLES, 1000000, "cycles", 20000000);
+	pmi1 = interrupts("PMI:");
+	tap(pmi0 >= 0 && pmi1 > pmi0,
+	    "the overflows came as PMIs (/proc/interrupts PMI: %lld -> %lld)",
+	    pmi0, pmi1);
 	perf_rdpmc();
 	return 0;
 }
