@@ -22,6 +22,8 @@
 #                   PMU (six counters, K7 aliases), 1 socket x 2 cores
 #                   (family 15h has no SMT); -xsave: this TCG hangs Linux at
 #                   its first CR4.OSXSAVE write on Opteron_G4/G5, PMU or not
+#   opteron-nopmu   -cpu Opteron_G5,-xsave (no pmu=on: no PerfCtrExtCore, the
+#                   F15h MSRs read 0, Linux finds no PMU, as before)
 #
 # Environment: KERNEL (a bzImage with CONFIG_X86_MSR=y, CONFIG_PERF_EVENTS,
 # the hardlockup detector; default the series kernel of the boot matrix,
@@ -33,7 +35,7 @@ set -uo pipefail
 
 QEMU=${QEMU:-$BUILD/qemu/qemu-system-x86_64}
 KERNEL=${KERNEL:-$(kout series)/arch/x86/boot/bzImage}
-RUNS=${RUNS:-haswell haswell-off haswell-mttcg sandybridge ivybridge skylake nopmu watchdog opteron}
+RUNS=${RUNS:-haswell haswell-off haswell-mttcg sandybridge ivybridge skylake nopmu watchdog opteron opteron-nopmu}
 ST=tcg,thread=single
 WATCHDOG_SECS=${WATCHDOG_SECS:-70}
 TIMEOUT=${TIMEOUT:-600}
@@ -183,6 +185,10 @@ for run in $RUNS; do
 		boot $run Opteron_G5,pmu=on,-xsave $ST "nmi_watchdog=0" "" 2,sockets=1,cores=2,threads=1
 		guest_tap $run
 		check $run "Performance Events: Fam15h core perfctr, AMD PMU driver\." off no amd ;;
+	opteron-nopmu)
+		boot $run Opteron_G5,-xsave $ST "nmi_watchdog=0" "" 2,sockets=1,cores=2,threads=1
+		guest_tap $run
+		check $run "Performance Events: PMU not available due to virtualization" none no ;;
 	*)
 		die "unknown run $run" ;;
 	esac
