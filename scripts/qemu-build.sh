@@ -4,7 +4,8 @@
 # Build the emulated affected host: Debian 12's QEMU source with this
 # project's patches (qemu/patches/series and the new files under qemu/), a
 # TCG x86_64 system emulator with an Intel architectural PMU and a
-# switchable model of the SandyBridge/IvyBridge/Haswell HT erratum.
+# switchable model of the SandyBridge/IvyBridge/Haswell HT erratum, and
+# AMD's family 15h core PMU.
 #
 #   1. a deb-src entry for Debian 12 (created if apt has none), apt-get update
 #   2. the build dependencies (apt-get install, only what is missing)
@@ -152,4 +153,4 @@ tail -1 "$QOBJ/build.out"
 mkdir -p "$QOUT"
 ln -sfn ../qemu-obj/qemu-system-x86_64 "$QOUT/qemu-system-x86_64"
 "$QOUT/qemu-system-x86_64" --version | head -1
-echo "emulator: $QOUT/qemu-system-x86_64 (-cpu Haswell,pmu=on[,ht-erratum=on|off]; firmware: -L /usr/share/qemu -L /usr/share/seabios)"
+echo "emulator: $QOUT/qemu-system-x86_64 (-cpu Haswell,pmu=on[,ht-erratum=on|off], or Opteron_G5,pmu=on,-xsave; firmware: -L /usr/share/qemu -L /usr/share/seabios)"
