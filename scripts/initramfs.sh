@@ -24,6 +24,8 @@
 #   /tests/cost/           the kernel's instructions per context switch
 #                          with perf events (the emulator's count)
 #   /tests/topdown/        perf --topdown, TopdownL1/L2 and a many-group record
+#   /tests/amd/            the AMD family 15h sets that plain 7.3 refuses
+#                          (issue 26): perf stat and perf record
 #   /tests/stress/         glue_stress: the scheduling glue under random
 #                          events, knob switches and CPU hotplug
 #   /tests/fixes/          the host tests of the fixes (part 1), links to
@@ -79,7 +81,7 @@ done
 [ -x "$PERF_OUT/perf" ] || fail "no perf at ${PERF_OUT#"$TOP"/}/perf: run scripts/build-perf.sh"
 cp "$PERF_OUT/perf" "$ROOT/usr/bin/perf"
 
-for d in host scenarios cost topdown; do
+for d in host scenarios cost topdown amd; do
 	mkdir -p "$ROOT/tests/$d"
 	for f in "$GUEST/$d"/*; do
 		case $f in
@@ -101,6 +103,7 @@ echo "timeout=300" > "$ROOT/tests/host/settings"
 echo "timeout=900" > "$ROOT/tests/scenarios/settings"
 echo "timeout=600" > "$ROOT/tests/cost/settings"
 echo "timeout=600" > "$ROOT/tests/topdown/settings"
+echo "timeout=300" > "$ROOT/tests/amd/settings"
 
 # The fixes' host tests, where they exist.
 mkdir -p "$ROOT/tests/fixes"
