@@ -30,8 +30,9 @@
 #   lts       6.12, branch series of           the backport's .kunitconfig files +
 #             build/linux-6.12 (the backport)  BOOT + DEBUG without KASAN
 #
-# (COMMON: KUnit itself and the x86 PMU drivers, so that mainline's and
-# fixes' configurations differ in part 1's test only; BOOT and DEBUG below.)
+# (COMMON: KUnit itself and the x86 PMU drivers, AMD's BRS included (below),
+# so that mainline's and fixes' configurations differ in part 1's test
+# only; BOOT and DEBUG below.)
 # KASAN costs a first build about 40% more CPU (series 957 s against
 # mainline's 672 s here) and a boot more still: the comparison kernels go
 # without it; lockdep and the lockup detectors stay on every kernel. A
@@ -63,9 +64,13 @@ DEBUG_CONFIG=(CONFIG_KASAN=y CONFIG_PROVE_LOCKING=y CONFIG_DEBUG_ATOMIC_SLEEP=y
 mkdir -p "$RESULTS"
 
 # KUnit, the PMU drivers and DEBUG_KERNEL (which the debug options need), in
-# every kernel.
+# every kernel. PERF_EVENTS_AMD_BRS as distributions commonly build it:
+# without it, 7.3's stub amd_brs_init() returns 0, and amd_core_pmu_init()
+# replaces family 15h's constraint table with family 19h's, which lets
+# every event use every counter: the AMD family 15h boots (amd/f15h.sh)
+# would test no constraint at all.
 COMMON_CONFIG=(CONFIG_KUNIT=y CONFIG_PERF_EVENTS=y CONFIG_CPU_SUP_INTEL=y CONFIG_DEBUG_KERNEL=y
-	       CONFIG_CPU_SUP_AMD=y)
+	       CONFIG_CPU_SUP_AMD=y CONFIG_PERF_EVENTS_AMD_BRS=y)
 
 # kernel_def NAME: sets TREE, REF, SEED (a kernel whose worktree and build
 # may seed this one's), KASAN (y/n), KUNITS (the .kunitconfig directories to
@@ -183,7 +188,7 @@ build_kernel() {
 	cpu=$((CPU_NOW - cpu))
 	# What the boots of this kernel must run (scripts/qemu-run.sh).
 	echo "$KUNITS" | xargs -n1 2>/dev/null > "$out/x86-pmu-kunitconfigs"
-	for c in "${DEBUG_CONFIG[@]}" CONFIG_X86_MSR=y CONFIG_HOTPLUG_CPU=y; do
+	for c in "${DEBUG_CONFIG[@]}" CONFIG_X86_MSR=y CONFIG_HOTPLUG_CPU=y CONFIG_PERF_EVENTS_AMD_BRS=y; do
 		opt=${c%=y}
 		if [ $KASAN = n ] && [ "$opt" = CONFIG_KASAN ]; then
 			! grep -qx "$c" "$out/.config" ||
