@@ -28,10 +28,12 @@
 #   f15h set N singles events E counted C nonzero Z running P
 #   f15h set N group events E counted C nonzero Z running P
 #   f15h set N group counted yes|no
-#   f15h record set 1 events E sampled S samples T
+#   f15h record set 1 events 6 reported E sampled S samples T
 #
 # P: the lowest share of its enabled time an event of the run counted
-# (100 when perf prints none; 0 for an event not counted). The counts are
+# (100 when perf prints none; 0 for an event not counted); E: the events
+# perf report has a header for (perf record leaves out an event the
+# kernel refuses to open in the group). The counts are
 # the emulator's (instructions / 16 for all of these events,
 # qemu/README.md), so only zero or non-zero is judged, never a value.
 #
@@ -161,7 +163,7 @@ set -- $(awk '
 		total += s
 	}
 	END { printf "%d %d %d\n", events, sampled, total }' /tmp/f15h-report.txt)
-echo "f15h record set 1 events $1 sampled $2 samples $3"
+echo "f15h record set 1 events 6 reported $1 sampled $2 samples $3"
 if [ "$expect" = placed ]; then
 	[ "$1" = 6 ] || fail "record: $1 events in perf report, not 6"
 	[ "$2" = 6 ] || fail "record: $2 of 6 events have samples"
