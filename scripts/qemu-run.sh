@@ -71,6 +71,15 @@ ALL=perf_events,host,scenarios,stress
 # The cost-* boots measure the kernel's instructions per context switch
 # (cost/cost.sh, scripts/switch-cost.sh): the series and plain 7.3 built
 # alike (the cost and mainline kernels), HT on and off.
+# f15h and f15h-7.3 boot the AMD family 15h host (Opteron_G5, six core
+# counters; -xsave: qemu/README.md; two cores, family 15h has no SMT) with
+# amd/f15h.sh: the three sets of six events of issue 26 that fit the
+# counters but that plain 7.3's greedy refuses, as single events, as a
+# group and in a perf record. The series' boot runs the cost kernel
+# (parts 1-3 with mainline's configuration: the matcher and part 1's fix,
+# lockdep and the lockup detectors, no KASAN; built for the cost-* boots
+# anyway, and a KASAN boot would take minutes) and asserts that every set
+# is placed (x86pmu.expect=placed); plain 7.3's boot reports only.
 # kernels: scripts/kernel-build.sh (series = parts 1-3, rfc = parts
 # 1-4, mainline = tag base, fixes = part 1, cost = parts 1-3 configured as
 # mainline, lts = the 6.12 backport)
@@ -83,6 +92,8 @@ MODEL="$LIGHT,knob.sh,lockstat.sh,switch.sh,pinned-held.sh"
 # Part 4 changes perf core: its boot keeps the breakpoint kselftests and
 # leaves out the same host tests (arch/x86 code that parts 1-3 have alone).
 RFC="x86pmu.skip=knob.sh,lockstat.sh,switch.sh,pinned-held.sh"
+# The AMD family 15h host (qemu/README.md: Opteron_G5 needs -xsave).
+F15H=Opteron_G5,pmu=on,-xsave
 BOOTS=(
 	"hsw-ht|series|Haswell,pmu=on|$HT|perf_events,host,stress|$KUNIT|count"
 	"hsw-ht-scen|series|Haswell,pmu=on|$HT|scenarios,topdown|$NOKUNIT|count"
@@ -101,6 +112,8 @@ BOOTS=(
 	"cost-noht|cost|Haswell,pmu=on|$NOHT|cost|$NOKUNIT|count"
 	"cost-ht-7.3|mainline|Haswell,pmu=on|$HT|cost|$NOKUNIT|info"
 	"cost-noht-7.3|mainline|Haswell,pmu=on|$NOHT|cost|$NOKUNIT|info"
+	"f15h|cost|$F15H|$NOHT|amd|$NOKUNIT x86pmu.expect=placed|count"
+	"f15h-7.3|mainline|$F15H|$NOHT|amd|$NOKUNIT|info"
 )
 # The series kernel is simulated with --continue only where its tree
 # has the perf-core capability (part 4 adds it).
@@ -293,6 +306,33 @@ if [ $matrix -eq 1 ]; then
 			"${leaked:--}" "${exposed:--}" "$reports"
 	done
 fi
+
+# Issue 26's family 15h sets (amd/f15h.sh), the series beside plain 7.3:
+# whether the kernel applies family 15h's constraint table; per set, the
+# lowest share of its time an event counted as a single event, and
+# whether the group counted; the record's events with samples.
+shown=0
+for b in "${BOOTS[@]}"; do
+	IFS='|' read -r name kernel _ _ run _ <<< "$b"
+	[[ ",$run," = *,amd,* ]] || continue
+	[ $shown -eq 1 ] || {
+		echo
+		echo "AMD family 15h, sets of six that fit (table: family 15h's constraints applied; singles: lowest share counted):"
+		shown=1
+	}
+	awk -v b="$name" -v k="$(label "$kernel")" '
+		$2 == "f15h" && $3 == "set" && $5 == "singles" { s[$4] = $NF "%" }
+		$2 == "f15h" && $3 == "set" && $5 == "group" && $6 == "counted" { g[$4] = $7 }
+		$2 == "f15h" && $3 == "table" { t = $5 }
+		$2 == "f15h" && $3 == "record" { r = $11 "/" $7 }
+		END {
+			line = sprintf("  %-9s %-9s table %s;", b, k, t == "" ? "-" : t)
+			for (i = 1; i <= 3; i++)
+				line = line sprintf(" set %d: %s, group %s;", i,
+						    i in s ? s[i] : "-", i in g ? g[i] : "-")
+			print line " record: " (r == "" ? "-" : r) " events sampled"
+		}' "$RESULTS/boot-$name.console"
+done
 
 # The fixes' host tests, before (plain 7.3) and after (part 1): each must
 # fail before and pass after, or it proves nothing (fixes.tap).
