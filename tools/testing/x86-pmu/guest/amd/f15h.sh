@@ -33,9 +33,10 @@
 # P: the lowest share of its enabled time an event of the run counted
 # (100 when perf prints none; 0 for an event not counted); E: the events
 # perf report has a header for (perf record leaves out an event the
-# kernel refuses to open in the group). The counts are
-# the emulator's (instructions / 16 for all of these events,
-# qemu/README.md), so only zero or non-zero is judged, never a value.
+# kernel refuses to open in the group); T: the sum of the headers' sample
+# counts as perf rounds them ("1K"). The counts are the emulator's
+# (instructions / 16 for all of these events, qemu/README.md), so only
+# zero or non-zero is judged, never a value.
 #
 # Asserted only where the boot says the kernel places the sets,
 # "x86pmu.expect=placed" on the kernel command line (scripts/qemu-run.sh
@@ -150,7 +151,7 @@ done
 # 'r02e'") says which have samples.
 echo "== perf record -c $PERIOD -C 0 -e '{$SET1}' -- sleep $RECORD_S"
 perf record -q -c $PERIOD -C 0 -e "{$SET1}" -o /tmp/f15h.data -- sleep "$RECORD_S" 2>&1 ||
-	fail "perf record failed"
+	{ [ "$expect" != placed ] || fail "perf record failed"; }
 perf report -i /tmp/f15h.data --no-group --stdio --sort cpu > /tmp/f15h-report.txt 2>&1
 grep '^# Samples' /tmp/f15h-report.txt
 set -- $(awk '
