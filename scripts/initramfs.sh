@@ -25,7 +25,7 @@
 #                          with perf events (the emulator's count)
 #   /tests/topdown/        perf --topdown, TopdownL1/L2 and a many-group record
 #   /tests/amd/            the AMD family 15h sets that plain 7.3 refuses
-#                          (issue 26): perf stat and perf record
+#                          (the sets plain 7.3 refuses): perf stat, perf record
 #   /tests/stress/         glue_stress: the scheduling glue under random
 #                          events, knob switches and CPU hotplug
 #   /tests/fixes/          the host tests of the fixes (part 1), links to

@@ -73,7 +73,7 @@ ALL=perf_events,host,scenarios,stress
 # alike (the cost and mainline kernels), HT on and off.
 # f15h and f15h-7.3 boot the AMD family 15h host (Opteron_G5, six core
 # counters; -xsave: qemu/README.md; two cores, family 15h has no SMT) with
-# amd/f15h.sh: the three sets of six events of issue 26 that fit the
+# amd/f15h.sh: the three sets of six events that fit the
 # counters but that plain 7.3's greedy refuses, as single events, as a
 # group and in a perf record. The series' boot runs the cost kernel
 # (parts 1-3 with mainline's configuration: the matcher and part 1's fix,
@@ -307,7 +307,7 @@ if [ $matrix -eq 1 ]; then
 	done
 fi
 
-# Issue 26's family 15h sets (amd/f15h.sh), the series beside plain 7.3:
+# The family 15h sets (amd/f15h.sh), the series beside plain 7.3:
 # whether the kernel applies family 15h's constraint table; per set, the
 # lowest share of its time an event counted as a single event, and
 # whether the group counted; the record's events with samples.

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Issue 26 on the emulated AMD family 15h host (Opteron_G5, six core
+# On the emulated AMD family 15h host (Opteron_G5, six core
 # counters, amd_get_event_constraints_f15h()): three sets of six events
 # that fit the six counters, but that plain 7.3's greedy
 # perf_assign_events() refuses in every order. Its overlap backtrack
@@ -22,7 +22,7 @@
 # Then for each set, on CPU 0 loaded by x86pmu-load: perf stat of the six as
 # single events, then as one group, for $STAT_S s each; then a perf record
 # of set 1 as a group for $RECORD_S s and perf report. Lines for the
-# reader (F15H-NOTES.md has them for both kernels):
+# reader (README, "AMD family 15h", has them for both kernels):
 #
 #   f15h table applied yes|no
 #   f15h set N singles events E counted C nonzero Z running P
