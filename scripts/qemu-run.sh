@@ -256,7 +256,7 @@ guest=0
 if [ $matrix -eq 1 ] && [ -z "$only" ]; then
 	guest=1
 	slot
-	step "the emulator's guest test (emulator_test on 8 hosts, the $(label $SERIES_KERNEL) kernel)"
+	step "the emulator's guest test (emulator_test on 10 hosts, the $(label $SERIES_KERNEL) kernel)"
 	KERNEL=$(image $SERIES_KERNEL) "$TOP/scripts/qemu-emu-guest-test.sh" > "$RESULTS/emulator-guest.tap" &
 	slot
 	step "kunit.py run of the $(label $SERIES_KERNEL) kernel's KUnit suites on the emulated affected host (${RESULTS#"$TOP"/}/kunit-qemu-run.out)"
