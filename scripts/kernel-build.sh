@@ -30,9 +30,10 @@
 #   lts       6.12, branch series of           the backport's .kunitconfig files +
 #             build/linux-6.12 (the backport)  BOOT + DEBUG without KASAN
 #
-# (COMMON: KUnit itself and the x86 PMU drivers, AMD's BRS included (below),
-# so that mainline's and fixes' configurations differ in part 1's test
-# only; BOOT and DEBUG below.)
+# (COMMON: KUnit itself and the x86 PMU drivers; BOOT and DEBUG below.
+# Every kernel but fixes also has AMD's BRS, as distributions build it:
+# below. Mainline's and fixes' configurations differ in part 1's test and
+# BRS only.)
 # KASAN costs a first build about 40% more CPU (series 957 s against
 # mainline's 672 s here) and a boot more still: the comparison kernels go
 # without it; lockdep and the lockup detectors stay on every kernel. A
@@ -64,26 +65,31 @@ DEBUG_CONFIG=(CONFIG_KASAN=y CONFIG_PROVE_LOCKING=y CONFIG_DEBUG_ATOMIC_SLEEP=y
 mkdir -p "$RESULTS"
 
 # KUnit, the PMU drivers and DEBUG_KERNEL (which the debug options need), in
-# every kernel. PERF_EVENTS_AMD_BRS as distributions commonly build it:
-# without it, 7.3's stub amd_brs_init() returns 0, and amd_core_pmu_init()
-# replaces family 15h's constraint table with family 19h's, which lets
-# every event use every counter: the AMD family 15h boots (amd/f15h.sh)
-# would test no constraint at all.
+# every kernel.
 COMMON_CONFIG=(CONFIG_KUNIT=y CONFIG_PERF_EVENTS=y CONFIG_CPU_SUP_INTEL=y CONFIG_DEBUG_KERNEL=y
-	       CONFIG_CPU_SUP_AMD=y CONFIG_PERF_EVENTS_AMD_BRS=y)
+	       CONFIG_CPU_SUP_AMD=y)
+# AMD's Branch Sampling, as distributions commonly build it, in every
+# kernel but fixes (BRS=n). Without it, 7.3's stub amd_brs_init() returns
+# 0 and amd_core_pmu_init() replaces family 15h's constraint table with
+# family 19h's, which lets every event use every counter: plain 7.3's AMD
+# family 15h boot (amd/f15h.sh) would test no constraint at all. Part 1
+# fixes the stub; the fixes kernel, built without BRS, shows it (its
+# family 15h boot checks that the table is applied).
+BRS_CONFIG=CONFIG_PERF_EVENTS_AMD_BRS=y
 
 # kernel_def NAME: sets TREE, REF, SEED (a kernel whose worktree and build
-# may seed this one's), KASAN (y/n), KUNITS (the .kunitconfig directories to
-# use: "present" = every one of ALL_KUNITCONFIGS in the tree).
+# may seed this one's), KASAN (y/n), BRS (y/n), KUNITS (the .kunitconfig
+# directories to use: "present" = every one of ALL_KUNITCONFIGS in the
+# tree).
 kernel_def() {
-	SEED= KUNITS=present
+	SEED= KUNITS=present BRS=y
 	case $1 in
 	series)	TREE=$(ksrc $MAINLINE) REF=$(series_branch) KASAN=y
 		[ -n "$REF" ] || { echo "error: no part of the series in ${PARTS_DIR#"$TOP"/}" >&2; return 1; } ;;
 	rfc)	TREE=$(ksrc $MAINLINE) REF=$(rfc_branch) KASAN=y SEED=series
 		[ -n "$REF" ] || { echo "error: no part 4 (perf core, RFC): no rfc kernel" >&2; return 1; } ;;
 	mainline) TREE=$(ksrc $MAINLINE) REF=base KASAN=n KUNITS= ;;
-	fixes)	TREE=$(ksrc $MAINLINE) REF=fixes KASAN=n SEED=mainline
+	fixes)	TREE=$(ksrc $MAINLINE) REF=fixes KASAN=n SEED=mainline BRS=n
 		KUNITS=arch/x86/events/amd
 		have_part 1 || { echo "error: no part 1 (fixes)" >&2; return 1; } ;;
 	cost)	TREE=$(ksrc $MAINLINE) REF=$(series_branch) KASAN=n SEED=mainline KUNITS=
@@ -164,6 +170,7 @@ kunit_args() {
 		[ $KASAN = n ] && [ "$c" = CONFIG_KASAN=y ] && continue
 		ARGS+=(--kconfig_add="$c")
 	done
+	[ $BRS = y ] && ARGS+=(--kconfig_add="$BRS_CONFIG")
 	KUNITS=$(echo $KUNITS)
 }
 
@@ -188,11 +195,12 @@ build_kernel() {
 	cpu=$((CPU_NOW - cpu))
 	# What the boots of this kernel must run (scripts/qemu-run.sh).
 	echo "$KUNITS" | xargs -n1 2>/dev/null > "$out/x86-pmu-kunitconfigs"
-	for c in "${DEBUG_CONFIG[@]}" CONFIG_X86_MSR=y CONFIG_HOTPLUG_CPU=y CONFIG_PERF_EVENTS_AMD_BRS=y; do
+	for c in "${DEBUG_CONFIG[@]}" CONFIG_X86_MSR=y CONFIG_HOTPLUG_CPU=y "$BRS_CONFIG"; do
 		opt=${c%=y}
-		if [ $KASAN = n ] && [ "$opt" = CONFIG_KASAN ]; then
+		if { [ $KASAN = n ] && [ "$opt" = CONFIG_KASAN ]; } ||
+		   { [ $BRS = n ] && [ "$c" = "$BRS_CONFIG" ]; }; then
 			! grep -qx "$c" "$out/.config" ||
-				{ echo "error: the $name kernel has KASAN" >&2; return 1; }
+				{ echo "error: $opt is set in the $name kernel's configuration" >&2; return 1; }
 			continue
 		fi
 		grep -qx "$c" "$out/.config" ||

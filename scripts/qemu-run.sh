@@ -71,15 +71,18 @@ ALL=perf_events,host,scenarios,stress
 # The cost-* boots measure the kernel's instructions per context switch
 # (cost/cost.sh, scripts/switch-cost.sh): the series and plain 7.3 built
 # alike (the cost and mainline kernels), HT on and off.
-# f15h and f15h-7.3 boot the AMD family 15h host (Opteron_G5, six core
-# counters; -xsave: qemu/README.md; two cores, family 15h has no SMT) with
-# amd/f15h.sh: the three sets of six events that fit the
+# f15h, f15h-fixes and f15h-7.3 boot the AMD family 15h host (Opteron_G5,
+# six core counters; -xsave: qemu/README.md; two cores, family 15h has no
+# SMT) with amd/f15h.sh: the three sets of six events that fit the
 # counters but that plain 7.3's greedy refuses, as single events, as a
 # group and in a perf record. The series' boot runs the cost kernel
 # (parts 1-3 with mainline's configuration: the matcher and part 1's fix,
 # lockdep and the lockup detectors, no KASAN; built for the cost-* boots
-# anyway, and a KASAN boot would take minutes) and asserts that every set
-# is placed (x86pmu.expect=placed); plain 7.3's boot reports only.
+# anyway, and a KASAN boot would take minutes); f15h-fixes runs part 1
+# alone, built without AMD's BRS (scripts/kernel-build.sh), where 7.3
+# drops the family 15h table: it shows part 1's two AMD fixes. Both
+# assert that the table is applied and every set placed
+# (x86pmu.expect=placed); plain 7.3's boot reports only.
 # kernels: scripts/kernel-build.sh (series = parts 1-3, rfc = parts
 # 1-4, mainline = tag base, fixes = part 1, cost = parts 1-3 configured as
 # mainline, lts = the 6.12 backport)
@@ -113,6 +116,7 @@ BOOTS=(
 	"cost-ht-7.3|mainline|Haswell,pmu=on|$HT|cost|$NOKUNIT|info"
 	"cost-noht-7.3|mainline|Haswell,pmu=on|$NOHT|cost|$NOKUNIT|info"
 	"f15h|cost|$F15H|$NOHT|amd|$NOKUNIT x86pmu.expect=placed|count"
+	"f15h-fixes|fixes|$F15H|$NOHT|amd|$NOKUNIT x86pmu.expect=placed|count"
 	"f15h-7.3|mainline|$F15H|$NOHT|amd|$NOKUNIT|info"
 )
 # The series kernel is simulated with --continue only where its tree

@@ -40,9 +40,9 @@
 #
 # Asserted only where the boot says the kernel places the sets,
 # "x86pmu.expect=placed" on the kernel command line (scripts/qemu-run.sh
-# gives it to the series' boot): the table is in use, and every event
-# counted, non-zero, 100% of its time, alone and in the group, and the
-# record has samples of every event. Without it (plain 7.3) the script
+# gives it to the boots of the series and of part 1 alone): the table is
+# in use, and every event counted, non-zero, 100% of its time, alone and
+# in the group, and the record has samples of every event. Without it (plain 7.3) the script
 # reports and passes. The NMI watchdog is off meanwhile: its cycles event
 # (0x076: counters 0-2 on family 15h) would hold a counter the sets need.
 
@@ -127,7 +127,9 @@ stat_set() {
 # built without CONFIG_PERF_EVENTS_AMD_BRS replaces the table with family
 # 19h's (every event on any counter: the stub amd_brs_init() returns 0),
 # and then every set fits whatever the scheduler does: the sets would
-# prove nothing. scripts/kernel-build.sh builds every kernel with it.
+# prove nothing. Part 1 fixes the stub; scripts/kernel-build.sh builds
+# plain 7.3 with the option and part 1 alone (f15h-fixes) without it, so
+# this check is that fix's test there.
 echo "== perf stat -C 0 -e '{$PMC20X4}' -- sleep 1 (four events of counters 0-2)"
 perf stat --no-big-num -C 0 -e "{$PMC20X4}" -o /tmp/f15h.txt -- sleep 1 2>&1
 grep -v '^$' /tmp/f15h.txt
@@ -136,7 +138,7 @@ table=yes
 [ "$4" = 0 ] || table=no
 echo "f15h table applied $table"
 [ "$expect" != placed ] || [ $table = yes ] ||
-	fail "four events of counters 0-2 counted together ($4 of 4): the kernel does not apply the family 15h constraints (CONFIG_PERF_EVENTS_AMD_BRS=n?)"
+	fail "four events of counters 0-2 counted together ($4 of 4): the kernel does not apply the family 15h constraints (CONFIG_PERF_EVENTS_AMD_BRS=n without part 1's fix of amd_brs_init()?)"
 
 n=1
 for s in $SET1 $SET2 $SET3; do
