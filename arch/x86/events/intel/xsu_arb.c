@@ -100,9 +100,7 @@
  *    reschedule of the holder, asked as above) is paid rarely.
  *
  * A thread alone, or beside a sibling that waits for nothing, keeps every
- * counter; and so does every thread of a core without corrupting events,
- * whose passes drop their demands (xsu_arb_idle()): the caller applies
- * neither budget nor avoided counters there.
+ * counter.
  */
 #include <linux/bitops.h>
 #include <linux/export.h>
@@ -302,28 +300,6 @@ bool xsu_arb_end(struct xsu_arb *arb, int tid, u64 unplaced, u64 held,
 	return false;
 }
 EXPORT_SYMBOL_IF_KUNIT(xsu_arb_end);
-
-/**
- * xsu_arb_idle() - a pass of @tid ended with no corrupting event on the core
- * @arb: the core's arbitration state
- * @tid: the scheduling thread
- *
- * Without a corrupting event on either thread every event keeps its
- * static mask, and neither thread can keep counters from the other: the
- * thread waits for nothing. Its demand goes, with what it waited for: a
- * demand left from the corrupting events before would otherwise stand
- * for as long as the thread holds GP counters (xsu_arb_demand()), and
- * cap its sibling when corrupting events come back.
- */
-void xsu_arb_idle(struct xsu_arb *arb, int tid)
-{
-	arb->demand[tid] = 0;
-	arb->want[tid] = 0;
-	arb->waits[tid] = false;
-	arb->need[tid] = 0;
-	arb->window[tid] = 0;
-}
-EXPORT_SYMBOL_IF_KUNIT(xsu_arb_idle);
 
 /**
  * xsu_arb_thread_reset() - a thread comes online or goes offline

@@ -330,7 +330,6 @@ void xsu_arb_note(struct xsu_arb *arb, int tid, int idx, u64 static_mask,
 		  bool corrupting);
 bool xsu_arb_end(struct xsu_arb *arb, int tid, u64 unplaced, u64 held,
 		 u64 sibling_held, unsigned long now, unsigned long hold);
-void xsu_arb_idle(struct xsu_arb *arb, int tid);
 void xsu_arb_thread_reset(struct xsu_arb *arb, int tid);
 
 #endif /* _ARCH_X86_EVENTS_INTEL_XSU_ARB_H */

@@ -926,29 +926,6 @@ static void arb_demand_stands_while_holding(struct kunit *test)
 }
 
 /*
- * A demand ends with the corrupting events: HT1 waited and holds GP
- * counters, so its demand would stand; a pass of HT1 with no corrupting
- * event left on the core drops it, and HT0 gets every counter back.
- */
-static void arb_idle_drops_the_demand(struct kunit *test)
-{
-	const u64 two[] = { 0xf, 0xf };
-	struct xsu_arb *arb = arb_new(test);
-
-	xsu_arb_init(arb, 4);
-	KUNIT_EXPECT_TRUE(test, arb_fail(arb, 1, two, 0, 2, 0, 0xf, 200));
-	xsu_arb_round(arb, 1, false, 0x3, 201, 5);
-	KUNIT_EXPECT_EQ(test, xsu_arb_gpmax(arb, 0, 4, 5000), 2);
-	xsu_arb_begin(arb, 1);
-	xsu_arb_note(arb, 1, 0, 0xf, false);
-	xsu_arb_idle(arb, 1);
-	KUNIT_EXPECT_EQ(test, xsu_arb_gpmax(arb, 0, 4, 5000), 4);
-	KUNIT_EXPECT_EQ(test, xsu_arb_avoid(arb, 0, 5000), 0);
-	KUNIT_EXPECT_FALSE(test, xsu_arb_waits(arb, 1));
-	KUNIT_EXPECT_FALSE(test, xsu_arb_turns(arb, 5000));
-}
-
-/*
  * A thread that went offline and came back waits afresh: within the same
  * tick, it is asked to retry as soon as its sibling stops within its
  * budget, although it was asked before it went.
@@ -1210,7 +1187,6 @@ static struct kunit_case x86_intel_xsu_arb_cases[] = {
 	KUNIT_CASE(arb_turns_for_a_group_over_budget),
 	KUNIT_CASE(arb_no_turns_within_the_budget),
 	KUNIT_CASE(arb_turn_holder_avoids_nothing),
-	KUNIT_CASE(arb_idle_drops_the_demand),
 	{}
 };
 
