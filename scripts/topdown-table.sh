@@ -11,7 +11,8 @@
 # counted on the sibling, the metrics computed of those perf printed and
 # the lowest share of its enabled time an event counted; the lowest share
 # of the sibling's corrupting events; the record's groups with samples;
-# what the emulator's ledger saw leak over all of it. Then the series'
+# TopdownL1 alone again after the record (no corrupting event left: all
+# counters back); what the emulator's ledger saw leak over all of it. Then the series'
 # perf stat --topdown on Haswell, as perf printed it. Then TAP, one line
 # per host for the series: every metric computed, the level-1 fractions
 # within bounds, every group of the record sampled, nothing leaked, and
@@ -29,7 +30,7 @@ rdir, mainline = sys.argv[1], sys.argv[2]
 HOSTS = (("Haswell", "hsw-ht-scen", "hsw-ht-%s" % mainline),
          ("IvyBridge", "ivb-ht", "ivb-ht-%s" % mainline),
          ("SandyBridge", "snb-ht", "snb-ht-%s" % mainline))
-KINDS = ("topdown", "l1", "l2", "topdown-x", "l1-x", "l2-x")
+KINDS = ("topdown", "l1", "l2", "topdown-x", "l1-x", "l2-x", "l1-after")
 
 
 def parse(boot):
@@ -72,20 +73,20 @@ def cell(r, k):
 
 print("| host | kernel | --topdown | TopdownL1 | TopdownL2 "
       "| beside 4 corrupting: --topdown | TopdownL1 | TopdownL2 | the sibling's events "
-      "| record: groups sampled | ledger leaked |")
-print("|" + "---|" * 11)
+      "| record: groups sampled | TopdownL1 after the record | ledger leaked |")
+print("|" + "---|" * 12)
 results = {}
 for host, series, plain in HOSTS:
     for kernel, boot in (("series", series), (mainline, plain)):
         r = parse(boot)
         results[(host, kernel)] = r
         if r is None:
-            print("| %s | %s | %s |" % (host, kernel, " | ".join(["not run"] * 9)))
+            print("| %s | %s | %s |" % (host, kernel, " | ".join(["not run"] * 10)))
             continue
         rec = "%d/%d (events %d/%d)" % r["record"] if r["record"] else "-"
         sib = "%g%%" % r["sibling"] if r["sibling"] is not None else "-"
-        print("| %s | %s | %s | %s | %s | %d |" % (host, kernel, " | ".join(cell(r, k) for k in KINDS),
-                                                 sib, rec, r["leaked"]))
+        print("| %s | %s | %s | %s | %s | %s | %d |" % (host, kernel, " | ".join(cell(r, k) for k in KINDS[:6]),
+                                                      sib, rec, cell(r, "l1-after"), r["leaked"]))
 print()
 print("Cells: metrics computed of those perf printed, and the lowest share of its")
 print("enabled time an event was counted. Counts are the emulator's (synthetic but")

@@ -148,6 +148,18 @@ static inline bool xsu_pass_enabled(const struct xsu_core *xc, int tid)
 }
 
 /**
+ * xsu_corrupting_on_core() - either thread has a corrupting event collected
+ * @xc: the core's state
+ *
+ * Return: true when a corrupting event is collected on the core, whether
+ * or not it is placed and whether or not the workaround is on.
+ */
+static inline bool xsu_corrupting_on_core(const struct xsu_core *xc)
+{
+	return READ_ONCE(xc->corrupting[0]) || READ_ONCE(xc->corrupting[1]);
+}
+
+/**
  * xsu_corrupting_present() - a corrupting event is collected on the core
  * @xc:  the core's state, or NULL where the erratum does not apply
  * @tid: the scheduling thread
@@ -161,8 +173,7 @@ static inline bool xsu_pass_enabled(const struct xsu_core *xc, int tid)
  */
 static inline bool xsu_corrupting_present(const struct xsu_core *xc, int tid)
 {
-	return xc && xsu_pass_enabled(xc, tid) &&
-	       (READ_ONCE(xc->corrupting[0]) || READ_ONCE(xc->corrupting[1]));
+	return xc && xsu_pass_enabled(xc, tid) && xsu_corrupting_on_core(xc);
 }
 
 /**

@@ -27,7 +27,9 @@
  *
  *  - A demand stands while its thread holds GP counters (a CPU-wide group
  *    that fits makes no pass for as long as it runs), and lapses @hold
- *    after the thread let its last one go, or after its last pass.
+ *    after the thread let its last one go, or after its last pass; and
+ *    one held up only by the counters its thread holds lapses once the
+ *    core has had no corrupting event for @hold (xsu_arb_round()).
  *    Every pass extends a standing demand, the ones that place everything
  *    included:
  *    a thread whose task runs in short slices keeps its share across them,

@@ -33,7 +33,8 @@
  *           perf rotates its events at its next multiplexing interval,
  *           which reschedules it without being asked (xsu_arb_round())
  * @holds:   thread t's placement holds general-purpose counters: its
- *           demand stands while it does (xsu_arb_round())
+ *           demand stands while it does, unless the core is quiet
+ *           (xsu_arb_round())
  * @waits:   thread t's running pass failed for its sibling's states or its
  *           own budget, not for the number of counters: it published a
  *           demand, and its sibling will be made to reschedule or to let it
@@ -54,6 +55,10 @@
  * @n:       events of thread t's running pass noted so far
  * @mask:    their static counter masks
  * @corrupting: which of them are corrupting events (bit per event)
+ * @quiet:   the last round of a thread found no corrupting event on the
+ *           core, and no round has found one since
+ * @quiet_until: from when a quiet core lets a demand lapse although its
+ *           thread holds GP counters (xsu_arb_quiet())
  * @nr_gp:   general-purpose counters of each thread
  * @match:   the matcher's state for thread t's check in
  *           xsu_arb_unplaced(), kept here rather than on the stack of the
@@ -81,6 +86,8 @@ struct xsu_arb {
 	int		n[2];
 	u64		mask[2][X86_MATCH_MAX_EVENTS];
 	u64		corrupting[2];
+	bool		quiet;
+	unsigned long	quiet_until;
 	int		nr_gp;
 	struct x86_match_state match[2];
 };
@@ -103,17 +110,27 @@ static inline int xsu_arb_budget(int nr_gp, int sibling_demand)
 }
 
 /*
- * A demand stands while its thread holds GP counters, and otherwise until
- * its deadline (wrap-safe like time_before()), and beyond it while the
- * sibling it asked to make room has not rescheduled yet: the deadline must
- * not pass while the kick is on its way.
+ * The core has had no corrupting event for a hold (xsu_arb_round()): a
+ * demand no longer stands because its thread holds GP counters.
+ */
+static inline bool xsu_arb_quiet(const struct xsu_arb *arb, unsigned long now)
+{
+	return arb->quiet && (long)(now - arb->quiet_until) >= 0;
+}
+
+/*
+ * A demand stands while its thread holds GP counters, unless the core has
+ * been quiet for a hold, and otherwise until its deadline (wrap-safe like
+ * time_before()), and beyond it while the sibling it asked to make room
+ * has not rescheduled yet: the deadline must not pass while the kick is on
+ * its way.
  */
 static inline int xsu_arb_demand(const struct xsu_arb *arb, int tid,
 				 unsigned long now)
 {
 	if (!arb->demand[tid])
 		return 0;
-	if (arb->holds[tid])
+	if (arb->holds[tid] && !xsu_arb_quiet(arb, now))
 		return arb->demand[tid];
 	if ((long)(now - arb->until[tid]) >= 0 && !arb->kicked[tid ^ 1])
 		return 0;
@@ -277,12 +294,14 @@ static inline u64 xsu_arb_unplaced(struct xsu_arb *arb, int tid,
 
 /**
  * xsu_arb_round() - a thread's round of scheduling passes went live
- * @arb:     the core's arbitration state
- * @tid:     the thread
- * @rotates: a flexible group of the round found no counters
- * @held:    the counters of the thread's placement now
- * @now:     the current time
- * @hold:    how long a demand stays once the thread holds no GP counter
+ * @arb:        the core's arbitration state
+ * @tid:        the thread
+ * @rotates:    a flexible group of the round found no counters
+ * @held:       the counters of the thread's placement now
+ * @corrupting: a corrupting event is collected on the core, on either
+ *              thread (xsu_corrupting_on_core())
+ * @now:        the current time
+ * @hold:       how long a demand stays once it is no longer held up
  *
  * perf rotates a context whose flexible group found no counters at the
  * next multiplexing interval, and the rotation reschedules every event of
@@ -296,18 +315,43 @@ static inline u64 xsu_arb_unplaced(struct xsu_arb *arb, int tid,
  * @hold once they have let the last one go: a group that follows another,
  * or a task switched back in, finds its share where it left it.
  *
+ * Only xsu_arb_end() replaces a demand, and the caller makes it end a pass
+ * only while a corrupting event is on the core: a demand held up by GP
+ * counters after the corrupting events went would cap the sibling for as
+ * long as its thread counts anything. So once the rounds have found no
+ * corrupting event on the core for @hold, a demand stands no longer for
+ * the counters its thread holds (xsu_arb_quiet()), and one that lapsed
+ * then does not come back with the next corrupting event. A shorter gap
+ * changes nothing: the sibling's next list of corrupting events, or a
+ * corrupting event of the thread's own that perf rotated out and tries
+ * again, still finds the demand.
+ *
  * Context: under the XSU core lock, when the round's placement is enabled.
  */
 static inline void xsu_arb_round(struct xsu_arb *arb, int tid, bool rotates,
-				 u64 held, unsigned long now,
+				 u64 held, bool corrupting, unsigned long now,
 				 unsigned long hold)
 {
 	bool holds = held & GENMASK_ULL(arb->nr_gp - 1, 0);
+	int t;
 
 	arb->rotates[tid] = rotates;
 	if (arb->holds[tid] && !holds && arb->demand[tid])
 		arb->until[tid] = now + hold;
 	arb->holds[tid] = holds;
+
+	if (!corrupting) {
+		if (!arb->quiet) {
+			arb->quiet = true;
+			arb->quiet_until = now + hold;
+		}
+		return;
+	}
+	if (xsu_arb_quiet(arb, now))
+		for (t = 0; t < 2; t++)
+			if (!xsu_arb_demand(arb, t, now))
+				arb->demand[t] = 0;
+	arb->quiet = false;
 }
 
 /**

@@ -1167,6 +1167,45 @@ static void glue_knob_cycle_forgets_demands(struct kunit *test)
 	xsu_glue_hold_all(g, x, 4);
 }
 
+/*
+ * A demand ends with the corrupting events that made it: HT1's events
+ * wait for the counters HT0's four corrupting events hold eXclusive, then
+ * HT0 releases those while HT1's events keep running. Nothing on the core
+ * competes any more, so four plain events of HT0 must all run at once, a
+ * hold later (xsu_arb_round()); HT1's demand held up by its GP counters
+ * would cap HT0 at two for as long as HT1's events run.
+ */
+static void glue_demand_ends_with_the_corrupting_events(struct kunit *test)
+{
+	struct xsu_glue *g = test->priv;
+	struct perf_event *x[4], *b[2], *p[4];
+	struct xsu_glue_snap s;
+	u64 used = 0;
+	int i, ret;
+
+	xsu_glue_hold_all(g, x, 4);
+	for (i = 0; i < 2; i++) {
+		b[i] = xsu_glue_event(g, 1, GLUE_BRANCHES, false);
+		perf_event_enable(b[i]);
+	}
+	ret = xsu_glue_wait(g, &s, s.demand[1] && s.shared[1]);
+	KUNIT_ASSERT_EQ_MSG(test, ret, 0, "HT1 demand %d, S %llx",
+			    s.demand[1], s.shared[1]);
+
+	for (i = 0; i < 4; i++)
+		xsu_glue_release(g, x[i]);
+	for (i = 0; i < 4; i++) {
+		p[i] = xsu_glue_event(g, 0, GLUE_MISPREDICTS, false);
+		perf_event_enable(p[i]);
+	}
+	ret = xsu_glue_wait(g, &s, xsu_glue_all_active(p, 4, &used));
+	KUNIT_EXPECT_EQ_MSG(test, ret, 0,
+			    "no corrupting event left: HT0's four events on %llx, HT1's demand %d",
+			    used, s.demand[1]);
+	for (i = 0; i < 2; i++)
+		KUNIT_EXPECT_TRUE(test, xsu_glue_running(b[i]));
+}
+
 static struct kunit_case x86_intel_xsu_glue_cases[] = {
 	KUNIT_CASE_SLOW(glue_protocol_real_events),
 	KUNIT_CASE_SLOW(glue_pinned_reclaims_held_counter),
@@ -1178,6 +1217,7 @@ static struct kunit_case x86_intel_xsu_glue_cases[] = {
 	KUNIT_CASE_SLOW(glue_tied_event_gets_its_counter),
 	KUNIT_CASE_SLOW(glue_budget_spares_pinned_events),
 	KUNIT_CASE_SLOW(glue_knob_cycle_forgets_demands),
+	KUNIT_CASE_SLOW(glue_demand_ends_with_the_corrupting_events),
 	{}
 };
 

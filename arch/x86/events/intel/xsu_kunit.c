@@ -912,17 +912,63 @@ static void arb_demand_stands_while_holding(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, arb_fail(arb, 1, two, 0, 2, 0, 0xf, 200));
 	xsu_arb_rescheduled(arb, 0);
 	/* HT1's group is placed on c0-c1 and stays, without a pass */
-	xsu_arb_round(arb, 1, false, 0x3, 201, 5);
+	xsu_arb_round(arb, 1, false, 0x3, true, 201, 5);
 	KUNIT_EXPECT_EQ(test, xsu_arb_gpmax(arb, 0, 4, 201 + 1000), 2);
 	/* a fixed counter alone holds nothing the sibling wants */
-	xsu_arb_round(arb, 1, false, BIT_ULL(32), 1300, 5);
+	xsu_arb_round(arb, 1, false, BIT_ULL(32), true, 1300, 5);
 	KUNIT_EXPECT_EQ(test, xsu_arb_gpmax(arb, 0, 4, 1304), 2);
 	KUNIT_EXPECT_EQ(test, xsu_arb_gpmax(arb, 0, 4, 1305), 4);
 	/* held again: stands again */
-	xsu_arb_round(arb, 1, false, 0x1, 1306, 5);
+	xsu_arb_round(arb, 1, false, 0x1, true, 1306, 5);
 	KUNIT_EXPECT_EQ(test, xsu_arb_gpmax(arb, 0, 4, 5000), 2);
 	xsu_arb_thread_reset(arb, 1);
 	KUNIT_EXPECT_EQ(test, xsu_arb_gpmax(arb, 0, 4, 5000), 4);
+}
+
+/*
+ * A demand held up by the GP counters its thread holds outlives its
+ * corrupting events by a hold at most: once the rounds have found no
+ * corrupting event on the core for a hold, it lapses, and it does not
+ * come back with the next corrupting event. Left standing, a demand from
+ * corrupting events gone would cap the sibling for as long as the thread
+ * counts anything. A shorter gap keeps it, and a corrupting event that
+ * perf rotated out renews it when tried again.
+ */
+static void arb_demand_lapses_without_corrupting_events(struct kunit *test)
+{
+	const u64 two[] = { 0xf, 0xf };
+	struct xsu_arb *arb = arb_new(test);
+
+	xsu_arb_init(arb, 4);
+	KUNIT_EXPECT_TRUE(test, arb_fail(arb, 1, two, 0, 2, 0, 0xf, 200));
+	xsu_arb_rescheduled(arb, 0);
+	xsu_arb_round(arb, 1, false, 0x3, true, 201, 5);
+
+	/* A gap shorter than a hold: it still stands */
+	xsu_arb_round(arb, 0, false, 0xc, false, 300, 5);
+	KUNIT_EXPECT_EQ(test, xsu_arb_gpmax(arb, 0, 4, 304), 2);
+	xsu_arb_round(arb, 0, false, 0xc, true, 304, 5);
+	KUNIT_EXPECT_EQ(test, xsu_arb_gpmax(arb, 0, 4, 1000), 2);
+
+	/* No corrupting event on the core for a hold: it lapses */
+	xsu_arb_round(arb, 0, false, 0xc, false, 1000, 5);
+	xsu_arb_round(arb, 1, false, 0x3, false, 1002, 5);
+	KUNIT_EXPECT_EQ(test, xsu_arb_gpmax(arb, 0, 4, 1004), 2);
+	KUNIT_EXPECT_EQ(test, xsu_arb_gpmax(arb, 0, 4, 1005), 4);
+	/* and stays gone when corrupting events come back */
+	xsu_arb_round(arb, 0, false, 0xc, true, 1100, 5);
+	KUNIT_EXPECT_EQ(test, arb->demand[1], 0);
+	KUNIT_EXPECT_EQ(test, xsu_arb_gpmax(arb, 0, 4, 1100), 4);
+
+	/* A corrupting event rotated out and back renews the demand. */
+	KUNIT_EXPECT_TRUE(test, arb_fail(arb, 1, two, 0x1, 2, 0x1, 0xf, 2000));
+	xsu_arb_rescheduled(arb, 0);
+	xsu_arb_round(arb, 1, true, 0x1, false, 2001, 5);
+	KUNIT_EXPECT_EQ(test, xsu_arb_gpmax(arb, 0, 4, 2004), 3);
+	KUNIT_EXPECT_TRUE(test, arb_fail(arb, 1, two, 0x1, 2, 0x1, 0xf, 2004));
+	xsu_arb_rescheduled(arb, 0);
+	KUNIT_EXPECT_EQ(test, xsu_arb_gpmax(arb, 0, 4, 2008), 3);
+	KUNIT_EXPECT_EQ(test, xsu_arb_gpmax(arb, 0, 4, 2009), 4);
 }
 
 /*
@@ -1018,7 +1064,7 @@ static void arb_no_kick_for_a_rotating_sibling(struct kunit *test)
 
 	xsu_arb_init(arb, 4);
 	/* HT0 holds all four counters but rotates: HT1 only publishes. */
-	xsu_arb_round(arb, 0, true, 0, 0, 5);
+	xsu_arb_round(arb, 0, true, 0, true, 0, 5);
 	KUNIT_EXPECT_FALSE(test, arb_fail(arb, 1, two, 0x3, 2, 0, 0xf, 10));
 	KUNIT_EXPECT_EQ(test, arb->demand[1], 2);
 	KUNIT_EXPECT_FALSE(test, arb->kicked[0]);
@@ -1027,19 +1073,19 @@ static void arb_no_kick_for_a_rotating_sibling(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, xsu_arb_gpmax(arb, 0, 4, 15), 4);
 
 	/* A round of HT0 that fits: it is asked again. */
-	xsu_arb_round(arb, 0, false, 0, 0, 5);
+	xsu_arb_round(arb, 0, false, 0, true, 0, 5);
 	KUNIT_EXPECT_TRUE(test, arb_fail(arb, 1, two, 0x3, 2, 0, 0xf, 20));
 	KUNIT_EXPECT_TRUE(test, arb->kicked[0]);
 	xsu_arb_rescheduled(arb, 0);
 
 	/* No retry for a waiting HT1 that rotates either. */
-	xsu_arb_round(arb, 1, true, 0, 0, 5);
+	xsu_arb_round(arb, 1, true, 0, true, 0, 5);
 	KUNIT_EXPECT_FALSE(test, arb_fail(arb, 0, four, 0xf, 4, 0x3, 0, 20));
-	xsu_arb_round(arb, 1, false, 0, 0, 5);
+	xsu_arb_round(arb, 1, false, 0, true, 0, 5);
 	KUNIT_EXPECT_TRUE(test, arb_fail(arb, 0, four, 0xf, 4, 0x3, 0, 21));
 
 	/* Going offline forgets that a thread rotated: asked when back. */
-	xsu_arb_round(arb, 0, true, 0, 0, 5);
+	xsu_arb_round(arb, 0, true, 0, true, 0, 5);
 	xsu_arb_thread_reset(arb, 0);
 	KUNIT_EXPECT_TRUE(test, arb_fail(arb, 1, one, 0, 1, 0, 0xf, 30));
 }
@@ -1061,7 +1107,7 @@ static void arb_place(struct xsu_arb *arb, int tid, const u64 *masks,
 	for (i = 0; i < n; i++)
 		xsu_arb_note(arb, tid, i, masks[i], corrupting & BIT_ULL(i));
 	xsu_arb_end(arb, tid, 0, 0, 0, now, 5);
-	xsu_arb_round(arb, tid, false, placed, now, 5);
+	xsu_arb_round(arb, tid, false, placed, true, now, 5);
 }
 
 static void arb_turns_for_a_group_over_budget(struct kunit *test)
@@ -1100,7 +1146,7 @@ static void arb_turns_for_a_group_over_budget(struct kunit *test)
 	/* HT0, rescheduled within its budget, lets HT1 retry at once. */
 	KUNIT_EXPECT_TRUE(test, arb_fail_group(arb, 0, four, 0x3, 4, 0, 0, 0,
 					       108));
-	xsu_arb_round(arb, 0, false, 0, 108, 5);
+	xsu_arb_round(arb, 0, false, 0, true, 108, 5);
 	/* HT1's group goes live at 109, and serves the turn from then. */
 	arb_place(arb, 1, four, 0x3, 4, 0xf, 109);
 	KUNIT_EXPECT_FALSE(test, arb_fail_group(arb, 0, four, 0x3, 4, 0, 0,
@@ -1176,6 +1222,7 @@ static struct kunit_case x86_intel_xsu_arb_cases[] = {
 	KUNIT_CASE(arb_demand_only_when_static_fits),
 	KUNIT_CASE(arb_committed_pass_renews),
 	KUNIT_CASE(arb_demand_stands_while_holding),
+	KUNIT_CASE(arb_demand_lapses_without_corrupting_events),
 	KUNIT_CASE(arb_kick_once_and_tied_counters),
 	KUNIT_CASE(arb_retry_bounded),
 	KUNIT_CASE(arb_want_from_the_failed_event),

@@ -238,7 +238,8 @@ static void settle(struct sim_state *s, int tid, bool rotates)
 	/* intel_xsu_settle(): the sibling asks a rotating thread nothing */
 	if (s->xsu == SIM_XSU_SERIES)
 		xsu_arb_round(&s->arb, tid, rotates, xsu_held(&s->xc, tid),
-			      s->glue.now, s->glue.hold);
+			      xsu_corrupting_on_core(&s->xc), s->glue.now,
+			      s->glue.hold);
 	shim_irqs_off = true;
 	xsu_settle(&s->xc, tid);
 	shim_irqs_off = false;
