@@ -26,6 +26,9 @@
 #   /tests/topdown/        perf --topdown, TopdownL1/L2 and a many-group record
 #   /tests/amd/            the AMD family 15h sets that plain 7.3 refuses
 #                          (the sets plain 7.3 refuses): perf stat, perf record
+#   /tests/grt/            Gracemont's PEBS set that plain 7.3 refuses (two
+#                          instructions:ppp and load latency): x86pmu-share,
+#                          perf record, perf mem
 #   /tests/stress/         glue_stress: the scheduling glue under random
 #                          events, knob switches and CPU hotplug
 #   /tests/fixes/          the host tests of the fixes (part 1), links to
@@ -81,7 +84,7 @@ done
 [ -x "$PERF_OUT/perf" ] || fail "no perf at ${PERF_OUT#"$TOP"/}/perf: run scripts/build-perf.sh"
 cp "$PERF_OUT/perf" "$ROOT/usr/bin/perf"
 
-for d in host scenarios cost topdown amd; do
+for d in host scenarios cost topdown amd grt; do
 	mkdir -p "$ROOT/tests/$d"
 	for f in "$GUEST/$d"/*; do
 		case $f in
@@ -104,6 +107,7 @@ echo "timeout=900" > "$ROOT/tests/scenarios/settings"
 echo "timeout=600" > "$ROOT/tests/cost/settings"
 echo "timeout=600" > "$ROOT/tests/topdown/settings"
 echo "timeout=300" > "$ROOT/tests/amd/settings"
+echo "timeout=300" > "$ROOT/tests/grt/settings"
 
 # The fixes' host tests, where they exist.
 mkdir -p "$ROOT/tests/fixes"

@@ -83,6 +83,13 @@ ALL=perf_events,host,scenarios,stress
 # drops the family 15h table: it shows part 1's two AMD fixes. Both
 # assert that the table is applied and every set placed
 # (x86pmu.expect=placed); plain 7.3's boot reports only.
+# grt and grt-7.3 boot the Gracemont host (Alder Lake-N: Skylake-Client
+# given model 190, qemu/README.md; two cores, no SMT) with grt/pebs.sh:
+# two instructions:ppp and the load latency event, which fit the PMU but
+# not plain 7.3's greedy, as single events, as a group, in perf record and
+# perf mem. The series' boot (parts 1-3, the matrix's KASAN kernel)
+# asserts every event counted all of its time and sampled
+# (x86pmu.expect=placed); plain 7.3's reports only.
 # kernels: scripts/kernel-build.sh (series = parts 1-3, rfc = parts
 # 1-4, mainline = tag base, fixes = part 1, cost = parts 1-3 configured as
 # mainline, lts = the 6.12 backport)
@@ -97,6 +104,8 @@ MODEL="$LIGHT,knob.sh,lockstat.sh,switch.sh,pinned-held.sh"
 RFC="x86pmu.skip=knob.sh,lockstat.sh,switch.sh,pinned-held.sh"
 # The AMD family 15h host (qemu/README.md: Opteron_G5 needs -xsave).
 F15H=Opteron_G5,pmu=on,-xsave
+# The Gracemont host (qemu/README.md: family 6 model 0xbe, PEBS).
+GRT=Skylake-Client,model=190,pmu=on
 BOOTS=(
 	"hsw-ht|series|Haswell,pmu=on|$HT|perf_events,host,stress|$KUNIT|count"
 	"hsw-ht-scen|series|Haswell,pmu=on|$HT|scenarios,topdown|$NOKUNIT|count"
@@ -118,6 +127,8 @@ BOOTS=(
 	"f15h|cost|$F15H|$NOHT|amd|$NOKUNIT x86pmu.expect=placed|count"
 	"f15h-fixes|fixes|$F15H|$NOHT|amd|$NOKUNIT x86pmu.expect=placed|count"
 	"f15h-7.3|mainline|$F15H|$NOHT|amd|$NOKUNIT|info"
+	"grt|series|$GRT|$NOHT|grt|$NOKUNIT x86pmu.expect=placed|count"
+	"grt-7.3|mainline|$GRT|$NOHT|grt|$NOKUNIT|info"
 )
 # The series kernel is simulated with --continue only where its tree
 # has the perf-core capability (part 4 adds it).
@@ -324,7 +335,8 @@ for b in "${BOOTS[@]}"; do
 		echo "AMD family 15h, sets of six that fit (table: family 15h's constraints applied; singles: lowest share counted):"
 		shown=1
 	}
-	awk -v b="$name" -v k="$(label "$kernel")" '
+	# the serial console ends its lines with carriage returns
+	tr -d '\r' < "$RESULTS/boot-$name.console" | awk -v b="$name" -v k="$(label "$kernel")" '
 		$2 == "f15h" && $3 == "set" && $5 == "singles" { s[$4] = $NF "%" }
 		$2 == "f15h" && $3 == "set" && $5 == "group" && $6 == "counted" { g[$4] = $7 }
 		$2 == "f15h" && $3 == "table" { t = $5 }
@@ -335,7 +347,32 @@ for b in "${BOOTS[@]}"; do
 				line = line sprintf(" set %d: %s, group %s;", i,
 						    i in s ? s[i] : "-", i in g ? g[i] : "-")
 			print line " record: " (r == "" ? "-" : r) " events sampled"
-		}' "$RESULTS/boot-$name.console"
+		}'
+done
+
+# Gracemont's PEBS set (grt/pebs.sh), the series beside plain 7.3: the
+# lowest share of its time an event counted, alone and in the group
+# (x86pmu-share: what perf stat would print); the records' events with
+# samples, alone and as a group; perf mem's samples.
+shown=0
+for b in "${BOOTS[@]}"; do
+	IFS='|' read -r name kernel _ _ run _ <<< "$b"
+	[[ ",$run," = *,grt,* ]] || continue
+	[ $shown -eq 1 ] || {
+		echo
+		echo "Gracemont, load latency and two instructions:ppp (share: lowest share counted, events counted; record: events sampled):"
+		shown=1
+	}
+	tr -d '\r' < "$RESULTS/boot-$name.console" | awk -v b="$name" -v k="$(label "$kernel")" '
+		$2 == "grt" && $3 == "share" { s[$4] = $10 "%, " $8 "/3 counted" }
+		$2 == "grt" && $3 == "record" { r[$4] = $10 "/3" }
+		$2 == "grt" && $3 == "mem" { m = $6 }
+		END {
+			printf "  %-9s %-9s singles %s; group %s; record %s, as a group %s; perf mem %s samples\n",
+			       b, k, "singles" in s ? s["singles"] : "-", "group" in s ? s["group"] : "-",
+			       "singles" in r ? r["singles"] : "-", "group" in r ? r["group"] : "-",
+			       m == "" ? "-" : m
+		}'
 done
 
 # The fixes' host tests, before (plain 7.3) and after (part 1): each must

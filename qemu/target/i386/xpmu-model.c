@@ -324,9 +324,14 @@ static void add_count(struct xpmu_thread *t, struct xpmu_counter *ctr,
     }
     v = ctr->value + n;
     if (v > XPMU_CTR_MASK) {
-        t->global_status |= status_bit;
-        if (pmi) {
-            t->pmi = true;
+        if (t->pebs_enable & status_bit) {
+            /* a PEBS assist instead: the glue writes the record */
+            t->pebs_pending |= status_bit;
+        } else {
+            t->global_status |= status_bit;
+            if (pmi) {
+                t->pmi = true;
+            }
         }
     }
     ctr->value = v & XPMU_CTR_MASK;
@@ -345,7 +350,8 @@ static void add_count(struct xpmu_thread *t, struct xpmu_counter *ctr,
  * enabled adds the count it made to the sibling's counter, and the ledger
  * records the leak and the exposure time. Overflows past 48 bits set the
  * counter's GLOBAL_STATUS bit and, with the counter's interrupt bit,
- * request a PMI.
+ * request a PMI; on a counter with its PEBS_ENABLE bit (Gracemont) they
+ * request a PEBS record instead (xpmu_take_pebs()).
  */
 void xpmu_settle(struct xpmu_core *c, const struct xpmu_now *now)
 {
@@ -443,18 +449,27 @@ static void thread_regs_reset(const struct xpmu_core *c, struct xpmu_thread *t)
         t->fixed[i].frac = 0;
     }
     t->fixed_ctrl = 0;
-    /* AMD has no global control: every counter is gated by EN alone */
-    t->global_ctrl = c->kind == XPMU_AMD_F15H ?
-                     (UINT64_C(1) << c->num_gp) - 1 : XPMU_GLOBAL_CTRL_RESET;
+    /*
+     * AMD has no global control: every counter is gated by EN alone.
+     * Intel: every GP counter enabled at power-up.
+     */
+    t->global_ctrl = (UINT64_C(1) << c->num_gp) - 1;
     t->global_status = 0;
     t->pmi = false;
+    t->pebs_enable = 0;
+    t->pebs_data_cfg = 0;
+    t->ds_area = 0;
+    t->ld_lat = 0;
+    t->offcore_rsp[0] = 0;
+    t->offcore_rsp[1] = 0;
+    t->pebs_pending = 0;
 }
 
 /**
  * xpmu_core_init_kind() - an empty core with the PMU @kind
  * @c: the core
- * @kind: Intel, or AMD family 15h
- * @erratum: model the erratum (Intel only; ignored for AMD)
+ * @kind: Intel, AMD family 15h or Gracemont
+ * @erratum: model the erratum (Intel only; ignored for the others)
  * @now_ns: virtual time now
  */
 void xpmu_core_init_kind(struct xpmu_core *c, enum xpmu_kind kind,
@@ -462,7 +477,8 @@ void xpmu_core_init_kind(struct xpmu_core *c, enum xpmu_kind kind,
 {
     memset(c, 0, sizeof(*c));
     c->kind = kind;
-    c->num_gp = kind == XPMU_AMD_F15H ? XPMU_AMD_NUM_GP : XPMU_NUM_GP;
+    c->num_gp = kind == XPMU_AMD_F15H ? XPMU_AMD_NUM_GP :
+                kind == XPMU_INTEL_GRT ? XPMU_GRT_NUM_GP : XPMU_NUM_GP;
     c->erratum = kind == XPMU_INTEL && erratum;
     c->last_ns = now_ns;
     thread_regs_reset(c, &c->t[0]);
@@ -561,7 +577,9 @@ static int amd_msr_counter(uint32_t msr, bool *ctl)
  * @msr: MSR index
  *
  * Return: Intel: as xpmu_is_pmu_msr(); AMD family 15h: the K7 and family
- * 15h PERF_CTL/PERF_CTR MSRs and the ledger range.
+ * 15h PERF_CTL/PERF_CTR MSRs and the ledger range; Gracemont: the Intel
+ * MSRs of its six GP counters, PERF_CAPABILITIES, the PEBS MSRs, the DS
+ * area and OFFCORE_RSP_0/1.
  */
 bool xpmu_core_has_msr(const struct xpmu_core *c, uint32_t msr)
 {
@@ -571,7 +589,99 @@ bool xpmu_core_has_msr(const struct xpmu_core *c, uint32_t msr)
         return amd_msr_counter(msr, &ctl) >= 0 ||
                (msr >= XPMU_MSR_LEDGER_BASE && msr < XPMU_MSR_LEDGER_END);
     }
+    if (c->kind == XPMU_INTEL_GRT) {
+        return xpmu_is_pmu_msr(msr) ||
+               (msr >= XPMU_MSR_PMC0 && msr < XPMU_MSR_PMC0 + (uint32_t)c->num_gp) ||
+               (msr >= XPMU_MSR_EVNTSEL0 &&
+                msr < XPMU_MSR_EVNTSEL0 + (uint32_t)c->num_gp) ||
+               msr == XPMU_MSR_OFFCORE_RSP0 ||
+               msr == XPMU_MSR_OFFCORE_RSP0 + 1 ||
+               msr == XPMU_MSR_PERF_CAPS || msr == XPMU_MSR_PEBS_ENABLE ||
+               msr == XPMU_MSR_PEBS_DATA_CFG ||
+               msr == XPMU_MSR_PEBS_LD_LAT || msr == XPMU_MSR_DS_AREA;
+    }
     return xpmu_is_pmu_msr(msr);
+}
+
+/* The GLOBAL_CTRL bits of core @c's counters */
+static uint64_t counters_mask(const struct xpmu_core *c)
+{
+    return ((UINT64_C(1) << c->num_gp) - 1) | XPMU_GLOBAL_FIXED_MASK;
+}
+
+/*
+ * Gracemont's MSRs beyond the version 3 PMU; -1: not one of them, or a
+ * write that faults (reserved bits, a read-only MSR, a non-canonical DS
+ * area).
+ */
+static int grt_rdmsr(const struct xpmu_thread *t, uint32_t msr,
+                     uint64_t *val)
+{
+    switch (msr) {
+    case XPMU_MSR_PERF_CAPS:
+        *val = XPMU_GRT_PERF_CAPS;
+        return 0;
+    case XPMU_MSR_PEBS_ENABLE:
+        *val = t->pebs_enable;
+        return 0;
+    case XPMU_MSR_PEBS_DATA_CFG:
+        *val = t->pebs_data_cfg;
+        return 0;
+    case XPMU_MSR_PEBS_LD_LAT:
+        *val = t->ld_lat;
+        return 0;
+    case XPMU_MSR_DS_AREA:
+        *val = t->ds_area;
+        return 0;
+    case XPMU_MSR_OFFCORE_RSP0:
+    case XPMU_MSR_OFFCORE_RSP0 + 1:
+        *val = t->offcore_rsp[msr - XPMU_MSR_OFFCORE_RSP0];
+        return 0;
+    }
+    return -1;
+}
+
+static bool grt_write_faults(const struct xpmu_core *c, uint32_t msr,
+                             uint64_t val)
+{
+    switch (msr) {
+    case XPMU_MSR_PERF_CAPS:
+        return true;
+    case XPMU_MSR_PEBS_ENABLE:
+        return val & ~counters_mask(c);
+    case XPMU_MSR_PEBS_DATA_CFG:
+        return val & ~XPMU_PEBS_CFG_VALID;
+    case XPMU_MSR_PEBS_LD_LAT:
+        return val > 0xffff;
+    case XPMU_MSR_DS_AREA:
+        /* canonical with 48-bit linear addresses */
+        return (uint64_t)((int64_t)(val << 16) >> 16) != val;
+    }
+    return false;
+}
+
+static void grt_wrmsr(struct xpmu_thread *t, uint32_t msr, uint64_t val)
+{
+    switch (msr) {
+    case XPMU_MSR_PEBS_ENABLE:
+        t->pebs_enable = val;
+        /* a counter no longer enabled for PEBS has no record to write */
+        t->pebs_pending &= val;
+        break;
+    case XPMU_MSR_PEBS_DATA_CFG:
+        t->pebs_data_cfg = val;
+        break;
+    case XPMU_MSR_PEBS_LD_LAT:
+        t->ld_lat = val;
+        break;
+    case XPMU_MSR_DS_AREA:
+        t->ds_area = val;
+        break;
+    case XPMU_MSR_OFFCORE_RSP0:
+    case XPMU_MSR_OFFCORE_RSP0 + 1:
+        t->offcore_rsp[msr - XPMU_MSR_OFFCORE_RSP0] = val;
+        break;
+    }
 }
 
 static int ledger_read(const struct xpmu_core *c, int thr, uint32_t off,
@@ -643,10 +753,12 @@ int xpmu_rdmsr(struct xpmu_core *c, int thr, const struct xpmu_now *now,
     } else if (c->kind == XPMU_AMD_F15H) {
         i = amd_msr_counter(msr, &ctl);
         *val = ctl ? t->evtsel[i] : t->gp[i].value;
-    } else if (msr >= XPMU_MSR_PMC0 && msr < XPMU_MSR_PMC0 + XPMU_NUM_GP) {
+    } else if (c->kind == XPMU_INTEL_GRT && grt_rdmsr(t, msr, val) == 0) {
+        return XPMU_OK;
+    } else if (msr >= XPMU_MSR_PMC0 && msr < XPMU_MSR_PMC0 + (uint32_t)c->num_gp) {
         *val = t->gp[msr - XPMU_MSR_PMC0].value;
     } else if (msr >= XPMU_MSR_EVNTSEL0 &&
-               msr < XPMU_MSR_EVNTSEL0 + XPMU_NUM_GP) {
+               msr < XPMU_MSR_EVNTSEL0 + (uint32_t)c->num_gp) {
         *val = t->evtsel[msr - XPMU_MSR_EVNTSEL0];
     } else if (msr >= XPMU_MSR_FIXED_CTR0 &&
                msr < XPMU_MSR_FIXED_CTR0 + XPMU_NUM_FIXED) {
@@ -668,6 +780,25 @@ int xpmu_rdmsr(struct xpmu_core *c, int thr, const struct xpmu_now *now,
         }
     }
     return XPMU_OK;
+}
+
+static uint64_t evtsel_reserved(const struct xpmu_core *c)
+{
+    return c->kind == XPMU_INTEL_GRT ?
+           XPMU_EVTSEL_RESERVED & ~XPMU_EVTSEL_ADAPTIVE : XPMU_EVTSEL_RESERVED;
+}
+
+static uint64_t fixed_ctrl_valid(const struct xpmu_core *c)
+{
+    uint64_t valid = XPMU_FIXED_CTRL_VALID;
+    int i;
+
+    if (c->kind == XPMU_INTEL_GRT) {
+        for (i = 0; i < XPMU_NUM_FIXED; i++) {
+            valid |= XPMU_FIXED_ADAPTIVE(i);
+        }
+    }
+    return valid;
 }
 
 /**
@@ -692,6 +823,7 @@ int xpmu_wrmsr(struct xpmu_core *c, int thr, const struct xpmu_now *now,
 {
     struct xpmu_thread *t = &c->t[thr];
     bool ledger = msr >= XPMU_MSR_LEDGER_BASE && msr < XPMU_MSR_LEDGER_END;
+    uint64_t old;
     bool ctl;
     int i;
 
@@ -721,25 +853,29 @@ int xpmu_wrmsr(struct xpmu_core *c, int thr, const struct xpmu_now *now,
         return XPMU_OK;
     }
     /* Validate first: a faulting write changes nothing. */
-    if ((msr >= XPMU_MSR_EVNTSEL0 && msr < XPMU_MSR_EVNTSEL0 + XPMU_NUM_GP &&
-         (val & XPMU_EVTSEL_RESERVED)) ||
-        (msr == XPMU_MSR_FIXED_CTR_CTRL && (val & ~XPMU_FIXED_CTRL_VALID)) ||
+    if ((msr >= XPMU_MSR_EVNTSEL0 && msr < XPMU_MSR_EVNTSEL0 + (uint32_t)c->num_gp &&
+         (val & evtsel_reserved(c))) ||
+        (msr == XPMU_MSR_FIXED_CTR_CTRL && (val & ~fixed_ctrl_valid(c))) ||
         msr == XPMU_MSR_GLOBAL_STATUS ||
-        (msr == XPMU_MSR_GLOBAL_CTRL && (val & ~XPMU_GLOBAL_CTRL_VALID)) ||
-        (msr == XPMU_MSR_GLOBAL_OVF_CTRL && (val & ~XPMU_OVF_CTRL_VALID))) {
+        (msr == XPMU_MSR_GLOBAL_CTRL && (val & ~counters_mask(c))) ||
+        (msr == XPMU_MSR_GLOBAL_OVF_CTRL &&
+         (val & ~(counters_mask(c) | (UINT64_C(3) << 62)))) ||
+        (c->kind == XPMU_INTEL_GRT && grt_write_faults(c, msr, val))) {
         return XPMU_FAULT;
     }
     xpmu_sync(c, thr, now);
 
     if (ledger) {
         memset(c->ledger, 0, sizeof(c->ledger));
-    } else if (msr >= XPMU_MSR_PMC0 && msr < XPMU_MSR_PMC0 + XPMU_NUM_GP) {
+    } else if (c->kind == XPMU_INTEL_GRT && grt_rdmsr(t, msr, &old) == 0) {
+        grt_wrmsr(t, msr, val);
+    } else if (msr >= XPMU_MSR_PMC0 && msr < XPMU_MSR_PMC0 + (uint32_t)c->num_gp) {
         i = msr - XPMU_MSR_PMC0;
         t->gp[i].value = (uint64_t)(int64_t)(int32_t)(uint32_t)val &
                          XPMU_CTR_MASK;
         t->gp[i].frac = 0;
     } else if (msr >= XPMU_MSR_EVNTSEL0 &&
-               msr < XPMU_MSR_EVNTSEL0 + XPMU_NUM_GP) {
+               msr < XPMU_MSR_EVNTSEL0 + (uint32_t)c->num_gp) {
         i = msr - XPMU_MSR_EVNTSEL0;
         if ((t->evtsel[i] ^ val) & (XPMU_EVTSEL_EVENT | XPMU_EVTSEL_UMASK)) {
             t->gp[i].frac = 0;
@@ -798,7 +934,7 @@ int xpmu_rdpmc(struct xpmu_core *c, int thr, const struct xpmu_now *now,
         if (idx >= XPMU_NUM_FIXED) {
             return XPMU_FAULT;
         }
-    } else if (idx >= XPMU_NUM_GP) {
+    } else if (idx >= (uint32_t)c->num_gp) {
         return XPMU_FAULT;
     }
     xpmu_sync(c, thr, now);
@@ -826,6 +962,87 @@ bool xpmu_take_pmi(struct xpmu_core *c, int thr)
 
     c->t[thr].pmi = false;
     return pmi;
+}
+
+/**
+ * xpmu_take_pebs() - fetch and clear thread @thr's pending PEBS records
+ * @c: the core
+ * @thr: the thread
+ *
+ * Return: the counters (GLOBAL_STATUS bits) whose PEBS-enabled overflow
+ * awaits a record. The glue writes one record for them into the thread's
+ * DS save area, then calls xpmu_pebs_done().
+ */
+uint64_t xpmu_take_pebs(struct xpmu_core *c, int thr)
+{
+    uint64_t bits = c->t[thr].pebs_pending;
+
+    c->t[thr].pebs_pending = 0;
+    return bits;
+}
+
+/**
+ * xpmu_pebs_record_cfg() - the record groups of a PEBS record
+ * @c: the core
+ * @thr: the thread
+ * @counters: the counters of the record (GLOBAL_STATUS bits, non-zero)
+ *
+ * Return: PEBS_DATA_CFG if the first of @counters has its adaptive bit
+ * (evtsel bit 34, or FIXED_CTR_CTRL bit 32 + 4i), else 0: the basic
+ * group alone.
+ */
+uint64_t xpmu_pebs_record_cfg(const struct xpmu_core *c, int thr,
+                              uint64_t counters)
+{
+    const struct xpmu_thread *t = &c->t[thr];
+    int i = __builtin_ctzll(counters);
+    bool adaptive;
+
+    if (i >= XPMU_GLOBAL_FIXED_SHIFT) {
+        i -= XPMU_GLOBAL_FIXED_SHIFT;
+        adaptive = i < XPMU_NUM_FIXED &&
+                   (t->fixed_ctrl & XPMU_FIXED_ADAPTIVE(i));
+    } else {
+        adaptive = i < c->num_gp && (t->evtsel[i] & XPMU_EVTSEL_ADAPTIVE);
+    }
+    return adaptive ? t->pebs_data_cfg : 0;
+}
+
+/**
+ * xpmu_pebs_done() - the PEBS assist of @counters is complete
+ * @c: the core
+ * @thr: the thread
+ * @counters: the counters whose record the glue wrote (or dropped, the
+ *            buffer being full)
+ * @reset: the DS area's reset values: GP counter i at [i], fixed counter i
+ *         at [XPMU_MAX_GP + i]
+ * @interrupt: the buffer's index reached its interrupt threshold
+ *
+ * Each counter restarts from its reset value; at the threshold
+ * GLOBAL_STATUS gains bit 62 (buffer overflow) and a PMI is requested.
+ */
+void xpmu_pebs_done(struct xpmu_core *c, int thr, uint64_t counters,
+                    const uint64_t *reset, bool interrupt)
+{
+    struct xpmu_thread *t = &c->t[thr];
+    int i;
+
+    for (i = 0; i < c->num_gp; i++) {
+        if (counters & (UINT64_C(1) << i)) {
+            t->gp[i].value = reset[i] & XPMU_CTR_MASK;
+            t->gp[i].frac = 0;
+        }
+    }
+    for (i = 0; i < XPMU_NUM_FIXED; i++) {
+        if (counters & (UINT64_C(1) << (XPMU_GLOBAL_FIXED_SHIFT + i))) {
+            t->fixed[i].value = reset[XPMU_MAX_GP + i] & XPMU_CTR_MASK;
+            t->fixed[i].frac = 0;
+        }
+    }
+    if (interrupt) {
+        t->global_status |= XPMU_GLOBAL_OVF_BUF;
+        t->pmi = true;
+    }
 }
 
 /**
@@ -861,8 +1078,9 @@ bool xpmu_cpl_sensitive(const struct xpmu_core *c, int thr)
 
 /*
  * Fewest units of @source that thread @thr must make before a counter with
- * its interrupt bit overflows: its own counting counters, and with the
- * erratum the sibling's counters its corrupting events leak into.
+ * its interrupt bit or its PEBS_ENABLE bit overflows: its own counting
+ * counters, and with the erratum the sibling's counters its corrupting
+ * events leak into.
  */
 static uint64_t units_to_pmi(const struct xpmu_core *c, int thr,
                              enum xpmu_source source)
@@ -878,7 +1096,8 @@ static uint64_t units_to_pmi(const struct xpmu_core *c, int thr,
         if (!gp_counting(c, thr, i) || ev->source != source) {
             continue;
         }
-        if (t->evtsel[i] & XPMU_EVTSEL_INT) {
+        if ((t->evtsel[i] & XPMU_EVTSEL_INT) ||
+            (t->pebs_enable & (UINT64_C(1) << i))) {
             u = units_to_reach(ev, &t->gp[i],
                                XPMU_CTR_MASK + 1 - t->gp[i].value);
             best = u < best ? u : best;
@@ -895,7 +1114,9 @@ static uint64_t units_to_pmi(const struct xpmu_core *c, int thr,
         const struct xpmu_event *ev = &xpmu_fixed_events[i];
 
         if (!fixed_counting(t, i) || ev->source != source ||
-            !(fixed_nibble(t, i) & XPMU_FIXED_PMI)) {
+            (!(fixed_nibble(t, i) & XPMU_FIXED_PMI) &&
+             !(t->pebs_enable &
+               (UINT64_C(1) << (XPMU_GLOBAL_FIXED_SHIFT + i))))) {
             continue;
         }
         u = units_to_reach(ev, &t->fixed[i],
@@ -937,7 +1158,8 @@ int64_t xpmu_clock_deadline(const struct xpmu_core *c, int thr)
  * Return: the retired-instruction count of @thr at which the first counter
  * with its interrupt bit that @thr's instructions drive (its own, or the
  * sibling's through a leak) overflows if nothing changes, or
- * XPMU_NO_INSNS.
+ * XPMU_NO_INSNS; the count now if a PEBS record is pending (so that the
+ * thread's own glue writes it at its next block).
  */
 uint64_t xpmu_insn_deadline(const struct xpmu_core *c, int thr)
 {
@@ -946,6 +1168,10 @@ uint64_t xpmu_insn_deadline(const struct xpmu_core *c, int thr)
 
     if (!t->present) {
         return XPMU_NO_INSNS;
+    }
+    /* A PEBS record is due: the thread's glue writes it at once */
+    if (t->pebs_pending) {
+        return t->last_insns;
     }
     u = units_to_pmi(c, thr, XPMU_SRC_INSNS);
     if (u >= XPMU_NO_INSNS - t->last_insns) {

@@ -49,6 +49,36 @@
 #define XPMU_MSR_GLOBAL_OVF_CTRL 0x390      /* write 1 to clear */
 
 /*
+ * Gracemont (Alder Lake-N, family 6 model 0xbe): architectural PMU
+ * version 5, six GP counters, and PEBS in the adaptive format (format 4,
+ * baseline) through the DS save area. PERF_CAPABILITIES reports PEBS
+ * trap, architectural registers, format 4 and the baseline; no LBR format,
+ * no full-width counter writes, no PEBS-via-PT.
+ */
+#define XPMU_GRT_MODEL          0xbe
+#define XPMU_GRT_VERSION        5
+#define XPMU_GRT_NUM_GP         6
+#define XPMU_MSR_OFFCORE_RSP0   0x1a6       /* OFFCORE_RSP_0-1: registers */
+#define XPMU_MSR_PERF_CAPS      0x345       /* read-only */
+#define XPMU_MSR_PEBS_ENABLE    0x3f1
+#define XPMU_MSR_PEBS_DATA_CFG  0x3f2
+#define XPMU_MSR_PEBS_LD_LAT    0x3f6       /* threshold, bits 15:0 */
+#define XPMU_MSR_DS_AREA        0x600
+/* IA32_MISC_ENABLE: BTS unavailable (PEBS unavailable, bit 12, stays 0) */
+#define XPMU_MISC_ENABLE_BTS_UNAVAIL (UINT64_C(1) << 11)
+#define XPMU_GRT_PERF_CAPS      ((UINT64_C(1) << 6) |  /* PEBS trap */ \
+                                 (UINT64_C(1) << 7) |  /* arch. regs */ \
+                                 (UINT64_C(4) << 8) |  /* format 4 */ \
+                                 (UINT64_C(1) << 14))  /* baseline */
+/* PEBS_DATA_CFG: memory info, GPRs, XMMs, LBRs (entries in 31:24) */
+#define XPMU_PEBS_CFG_MEMINFO   (UINT64_C(1) << 0)
+#define XPMU_PEBS_CFG_GP        (UINT64_C(1) << 1)
+#define XPMU_PEBS_CFG_XMMS      (UINT64_C(1) << 2)
+#define XPMU_PEBS_CFG_LBRS      (UINT64_C(1) << 3)
+#define XPMU_PEBS_CFG_LBR_SHIFT 24
+#define XPMU_PEBS_CFG_VALID     (UINT64_C(0xff00000f))
+
+/*
  * AMD family 15h core PMU (CPUID Fn8000_0001 ECX bit 23, PerfCtrExtCore):
  * six 48-bit counters, PERF_CTL i at 0xc0010200 + 2i and PERF_CTR i at
  * 0xc0010201 + 2i; the legacy K7 MSRs alias the first four counters.
@@ -96,6 +126,8 @@
 #define XPMU_EVTSEL_INV         (UINT64_C(1) << 23)   /* ignored */
 #define XPMU_EVTSEL_CMASK       UINT64_C(0xff000000)  /* ignored */
 #define XPMU_EVTSEL_RESERVED    UINT64_C(0xffffffff00000000)
+/* Gracemont: a PEBS record of this counter has the adaptive format */
+#define XPMU_EVTSEL_ADAPTIVE    (UINT64_C(1) << 34)
 
 /*
  * AMD PERF_CTL: bits 31:0 as above (bits 19 and 21 reserved there, accepted
@@ -113,6 +145,8 @@
 #define XPMU_FIXED_ANY          0x4     /* ignored */
 #define XPMU_FIXED_PMI          0x8
 #define XPMU_FIXED_CTRL_VALID   UINT64_C(0xfff)
+/* Gracemont: fixed counter i's PEBS records are adaptive (bit 32 + 4i) */
+#define XPMU_FIXED_ADAPTIVE(i)  (UINT64_C(1) << (32 + 4 * (i)))
 
 /* GLOBAL_CTRL / GLOBAL_STATUS / GLOBAL_OVF_CTRL bits */
 #define XPMU_GLOBAL_GP_MASK     UINT64_C(0xf)
@@ -121,6 +155,8 @@
 #define XPMU_GLOBAL_CTRL_VALID  (XPMU_GLOBAL_GP_MASK | XPMU_GLOBAL_FIXED_MASK)
 #define XPMU_OVF_CTRL_VALID     (XPMU_GLOBAL_CTRL_VALID | \
                                  (UINT64_C(3) << 62))   /* OvfBuf, CondChgd */
+/* GLOBAL_STATUS: the PEBS buffer reached its interrupt threshold */
+#define XPMU_GLOBAL_OVF_BUF     (UINT64_C(1) << 62)
 /* Power-up value of GLOBAL_CTRL: every GP counter enabled (SDM, and KVM) */
 #define XPMU_GLOBAL_CTRL_RESET  XPMU_GLOBAL_GP_MASK
 
@@ -147,10 +183,14 @@
  *              counters, the global control MSRs, the erratum model
  * @XPMU_AMD_F15H: AMD family 15h core PMU: 6 counters with their own enable
  *                 bits, no global MSRs, no fixed counters, no erratum
+ * @XPMU_INTEL_GRT: Gracemont: Intel architectural PMU version 5, 6 GP and
+ *                  3 fixed counters, adaptive PEBS on every counter
+ *                  (records written by the glue), no erratum
  */
 enum xpmu_kind {
     XPMU_INTEL,
     XPMU_AMD_F15H,
+    XPMU_INTEL_GRT,
 };
 
 /**
@@ -213,6 +253,13 @@ struct xpmu_counter {
  *                 visible to the guest)
  * @last_insns: the thread's retired-instruction count at the last settle
  * @pmi: a counter with its interrupt bit overflowed: deliver a PMI
+ * @pebs_enable: IA32_PEBS_ENABLE (Gracemont; GLOBAL_CTRL's bit layout)
+ * @pebs_data_cfg: MSR_PEBS_DATA_CFG (Gracemont)
+ * @ds_area: IA32_DS_AREA, the linear address of the DS save area
+ * @ld_lat: MSR_PEBS_LD_LAT_THRESHOLD
+ * @offcore_rsp: MSR_OFFCORE_RSP_0 and _1 (kept, not used by any count)
+ * @pebs_pending: counters (GLOBAL_STATUS bits) whose PEBS-enabled overflow
+ *                awaits its record: the glue writes it (xpmu_take_pebs())
  */
 struct xpmu_thread {
     bool present;
@@ -226,6 +273,12 @@ struct xpmu_thread {
     uint64_t global_status;
     uint64_t last_insns;
     bool pmi;
+    uint64_t pebs_enable;
+    uint64_t pebs_data_cfg;
+    uint64_t ds_area;
+    uint64_t ld_lat;
+    uint64_t offcore_rsp[2];
+    uint64_t pebs_pending;
 };
 
 /**
@@ -244,7 +297,7 @@ struct xpmu_ledger {
 
 /**
  * struct xpmu_core - the two threads of one core
- * @kind: the PMU (Intel or AMD family 15h)
+ * @kind: the PMU (Intel, AMD family 15h or Gracemont)
  * @num_gp: GP counters per thread (4 or 6)
  * @erratum: the erratum model is on for this core (Intel only)
  * @last_ns: virtual time of the last settle
@@ -310,6 +363,11 @@ bool xpmu_core_has_msr(const struct xpmu_core *c, uint32_t msr);
 
 /* Results, read after an operation (no settle) */
 bool xpmu_take_pmi(struct xpmu_core *c, int thr);
+uint64_t xpmu_take_pebs(struct xpmu_core *c, int thr);
+uint64_t xpmu_pebs_record_cfg(const struct xpmu_core *c, int thr,
+                              uint64_t counters);
+void xpmu_pebs_done(struct xpmu_core *c, int thr, uint64_t counters,
+                    const uint64_t *reset, bool interrupt);
 bool xpmu_cpl_sensitive(const struct xpmu_core *c, int thr);
 int64_t xpmu_clock_deadline(const struct xpmu_core *c, int thr);
 uint64_t xpmu_insn_deadline(const struct xpmu_core *c, int thr);
@@ -333,6 +391,27 @@ static inline void xpmu_cpuid_0xa(uint32_t *eax, uint32_t *ebx,
     *ebx = 0;
     *ecx = 0;
     *edx = XPMU_NUM_FIXED | (XPMU_CTR_BITS << 5);
+}
+
+/**
+ * xpmu_cpuid_0xa_core() - CPUID leaf 0AH of core @c's PMU
+ * @c: the core
+ * @eax: as xpmu_cpuid_0xa(); Gracemont: version 5, 6 GP counters
+ * @ebx: 0
+ * @ecx: Gracemont: the fixed counters' bitmap (0x7)
+ * @edx: as xpmu_cpuid_0xa(); Gracemont: AnyThread deprecated (bit 15)
+ */
+static inline void xpmu_cpuid_0xa_core(const struct xpmu_core *c,
+                                       uint32_t *eax, uint32_t *ebx,
+                                       uint32_t *ecx, uint32_t *edx)
+{
+    xpmu_cpuid_0xa(eax, ebx, ecx, edx);
+    if (c->kind == XPMU_INTEL_GRT) {
+        *eax = XPMU_GRT_VERSION | (XPMU_GRT_NUM_GP << 8) |
+               (XPMU_CTR_BITS << 16) | (XPMU_NUM_ARCH_EVENTS << 24);
+        *ecx = (1u << XPMU_NUM_FIXED) - 1;
+        *edx |= 1u << 15;
+    }
 }
 
 #endif /* XPMU_MODEL_H */

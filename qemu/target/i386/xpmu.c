@@ -67,14 +67,151 @@ static void xpmu_now(XPMUCore *c, struct xpmu_now *now, int cpl)
 }
 
 /*
- * After a model call, with the lock held: publish each thread's CPL hook
- * flag and instruction limit, arm its cycle timer, and collect the PMIs
- * to deliver once the lock is dropped.
+ * The DS save area of a 64-bit kernel (Intel SDM vol. 3, "DS Save Area"):
+ * the PEBS fields, then a reset value per counter (format 4: GP counter i
+ * at slot i, fixed counter i at slot 8 + i).
  */
-static void xpmu_publish(XPMUCore *c, bool pmi[XPMU_THREADS])
+#define XPMU_DS_PEBS_BASE       0x20
+#define XPMU_DS_PEBS_INDEX      0x28
+#define XPMU_DS_PEBS_MAX        0x30
+#define XPMU_DS_PEBS_THRESHOLD  0x38
+#define XPMU_DS_PEBS_RESET      0x40
+#define XPMU_DS_RESET_FIXED     8
+/* Record groups: basic 4, memory info 4, GPRs 18, XMMs 32 words; LBRs 3 */
+#define XPMU_PEBS_LBR_WORDS     3
+#define XPMU_PEBS_MAX_WORDS     (4 + 4 + 18 + 32 + 256 * XPMU_PEBS_LBR_WORDS)
+
+/*
+ * One adaptive PEBS record (format 4) of the vCPU @env for @counters,
+ * in @rec; returns its size in words. The basic group is real (the vCPU's
+ * next instruction, the TSC); so are the GPR and XMM groups. The memory
+ * info group is synthetic: the data address is the stack pointer, the
+ * data source 0 and the load latency one above the threshold; LBR
+ * entries are zero (the model has no LBR).
+ */
+static size_t xpmu_pebs_record(XPMUCore *c, CPUX86State *env,
+                               uint64_t counters, uint64_t *rec)
+{
+    int thr = env->xpmu_thread;
+    uint64_t cfg = xpmu_pebs_record_cfg(&c->m, thr, counters);
+    size_t n = 4;
+    int i;
+
+    rec[1] = env->eip + env->segs[R_CS].base;
+    rec[2] = counters;
+    rec[3] = cpu_get_tsc(env) + env->tsc_offset;
+    if (cfg & XPMU_PEBS_CFG_MEMINFO) {
+        rec[n++] = env->regs[R_ESP];
+        rec[n++] = 0;
+        /* instr_latency 15:0, cache_latency 47:32 */
+        rec[n++] = 1 | ((c->m.t[thr].ld_lat + 1) & 0xffff) << 32;
+        rec[n++] = 0;
+    }
+    if (cfg & XPMU_PEBS_CFG_GP) {
+        static const int order[] = { R_EAX, R_ECX, R_EDX, R_EBX, R_ESP,
+                                     R_EBP, R_ESI, R_EDI };
+
+        rec[n++] = cpu_compute_eflags(env);
+        rec[n++] = rec[1];
+        for (i = 0; i < ARRAY_SIZE(order); i++) {
+            rec[n++] = env->regs[order[i]];
+        }
+        for (i = 8; i < 16; i++) {
+            rec[n++] = env->regs[i];
+        }
+    }
+    if (cfg & XPMU_PEBS_CFG_XMMS) {
+        for (i = 0; i < 16; i++) {
+            rec[n++] = env->xmm_regs[i].ZMM_Q(0);
+            rec[n++] = env->xmm_regs[i].ZMM_Q(1);
+        }
+    }
+    if (cfg & XPMU_PEBS_CFG_LBRS) {
+        size_t words = (((cfg >> XPMU_PEBS_CFG_LBR_SHIFT) & 0xff) + 1) *
+                       XPMU_PEBS_LBR_WORDS;
+
+        memset(&rec[n], 0, words * sizeof(*rec));
+        n += words;
+    }
+    /* format_group 31:0, retire_latency 47:32 (0), record size 63:48 */
+    rec[0] = (cfg & UINT32_MAX) | (uint64_t)(n * 8) << 48;
+    for (i = 0; i < n; i++) {
+        rec[i] = cpu_to_le64(rec[i]);
+    }
+    return n;
+}
+
+/*
+ * The PEBS assist of @counters on the vCPU @env, its own thread, with the
+ * core's lock held: the record goes to the DS area's PEBS buffer (not if
+ * the buffer is full, or the DS area cannot be read), the index moves on,
+ * the counters restart from their reset values, and at the threshold the
+ * model requests the PMI. Guest memory is reached by linear address
+ * through the vCPU's page tables, as the hardware does.
+ */
+static void xpmu_pebs_assist(XPMUCore *c, CPUX86State *env, uint64_t counters)
+{
+    CPUState *cs = env_cpu(env);
+    int thr = env->xpmu_thread;
+    uint64_t ds = c->m.t[thr].ds_area;
+    uint64_t reset[XPMU_MAX_GP + XPMU_NUM_FIXED] = { 0 };
+    uint64_t hdr[4], rec[XPMU_PEBS_MAX_WORDS], index;
+    bool interrupt = false;
+    size_t n;
+    int i;
+
+    if (!ds || cpu_memory_rw_debug(cs, ds + XPMU_DS_PEBS_BASE, hdr,
+                                   sizeof(hdr), false)) {
+        xpmu_pebs_done(&c->m, thr, counters, reset, false);
+        return;
+    }
+    for (i = 0; i < c->m.num_gp; i++) {
+        if (counters & (UINT64_C(1) << i)) {
+            cpu_memory_rw_debug(cs, ds + XPMU_DS_PEBS_RESET + 8 * i,
+                                &reset[i], 8, false);
+            reset[i] = le64_to_cpu(reset[i]);
+        }
+    }
+    for (i = 0; i < XPMU_NUM_FIXED; i++) {
+        if (counters & (UINT64_C(1) << (XPMU_GLOBAL_FIXED_SHIFT + i))) {
+            cpu_memory_rw_debug(cs, ds + XPMU_DS_PEBS_RESET +
+                                8 * (XPMU_DS_RESET_FIXED + i),
+                                &reset[XPMU_MAX_GP + i], 8, false);
+            reset[XPMU_MAX_GP + i] = le64_to_cpu(reset[XPMU_MAX_GP + i]);
+        }
+    }
+    index = le64_to_cpu(hdr[1]);
+    n = xpmu_pebs_record(c, env, counters, rec);
+    if (index + n * 8 <= le64_to_cpu(hdr[2]) &&
+        !cpu_memory_rw_debug(cs, index, rec, n * 8, true)) {
+        index += n * 8;
+        hdr[1] = cpu_to_le64(index);
+        cpu_memory_rw_debug(cs, ds + XPMU_DS_PEBS_INDEX, &hdr[1], 8, true);
+    }
+    interrupt = index >= le64_to_cpu(hdr[3]);
+    xpmu_pebs_done(&c->m, thr, counters, reset, interrupt);
+}
+
+/*
+ * After a model call, with the lock held: write the PEBS records of the
+ * calling vCPU @self (NULL: called from the main loop; a thread with a
+ * record due has an instruction limit that is due at once, so its own
+ * next block writes it), publish each thread's CPL hook flag and
+ * instruction limit, arm its cycle timer, and collect the PMIs to deliver
+ * once the lock is dropped.
+ */
+static void xpmu_publish(XPMUCore *c, bool pmi[XPMU_THREADS],
+                         CPUX86State *self)
 {
     int t;
 
+    if (self) {
+        uint64_t counters = xpmu_take_pebs(&c->m, self->xpmu_thread);
+
+        if (counters) {
+            xpmu_pebs_assist(c, self, counters);
+        }
+    }
     for (t = 0; t < XPMU_THREADS; t++) {
         CPUX86State *env;
         int64_t ns;
@@ -145,7 +282,7 @@ void x86_xpmu_sync(CPUX86State *env)
     qemu_mutex_lock(&c->lock);
     xpmu_now(c, &now, xpmu_cpl(env));
     xpmu_sync(&c->m, env->xpmu_thread, &now);
-    xpmu_publish(c, pmi);
+    xpmu_publish(c, pmi, env);
     qemu_mutex_unlock(&c->lock);
     xpmu_deliver(c, pmi);
 }
@@ -171,7 +308,7 @@ void x86_xpmu_cpl_changed(CPUX86State *env, int cpl)
     qemu_mutex_lock(&c->lock);
     xpmu_now(c, &now, cpl);
     xpmu_sync(&c->m, env->xpmu_thread, &now);
-    xpmu_publish(c, pmi);
+    xpmu_publish(c, pmi, env);
     qemu_mutex_unlock(&c->lock);
     xpmu_deliver(c, pmi);
 }
@@ -207,7 +344,7 @@ int x86_xpmu_rdmsr(CPUX86State *env, uint32_t msr, uint64_t *val)
     qemu_mutex_lock(&c->lock);
     xpmu_now(c, &now, xpmu_cpl(env));
     r = xpmu_rdmsr(&c->m, env->xpmu_thread, &now, msr, val);
-    xpmu_publish(c, pmi);
+    xpmu_publish(c, pmi, env);
     qemu_mutex_unlock(&c->lock);
     xpmu_deliver(c, pmi);
     return r;
@@ -299,7 +436,7 @@ int x86_xpmu_wrmsr(CPUX86State *env, uint32_t msr, uint64_t val)
     } else {
         r = xpmu_wrmsr(&c->m, env->xpmu_thread, &now, msr, val);
     }
-    xpmu_publish(c, pmi);
+    xpmu_publish(c, pmi, env);
     qemu_mutex_unlock(&c->lock);
     xpmu_deliver(c, pmi);
     return r;
@@ -326,7 +463,7 @@ int x86_xpmu_rdpmc(CPUX86State *env, uint32_t ecx, uint64_t *val)
     qemu_mutex_lock(&c->lock);
     xpmu_now(c, &now, xpmu_cpl(env));
     r = xpmu_rdpmc(&c->m, env->xpmu_thread, &now, ecx, val);
-    xpmu_publish(c, pmi);
+    xpmu_publish(c, pmi, env);
     qemu_mutex_unlock(&c->lock);
     xpmu_deliver(c, pmi);
     return r;
@@ -343,7 +480,7 @@ static void xpmu_timer_cb(void *opaque)
     qemu_mutex_lock(&c->lock);
     xpmu_now(c, &now, -1);
     xpmu_sync(&c->m, cpu->env.xpmu_thread, &now);
-    xpmu_publish(c, pmi);
+    xpmu_publish(c, pmi, NULL);
     qemu_mutex_unlock(&c->lock);
     xpmu_deliver(c, pmi);
 }
@@ -359,7 +496,7 @@ static void xpmu_reset(void *opaque)
     qemu_mutex_lock(&c->lock);
     xpmu_now(c, &now, -1);
     xpmu_thread_reset(&c->m, cpu->env.xpmu_thread, &now);
-    xpmu_publish(c, pmi);
+    xpmu_publish(c, pmi, NULL);
     qemu_mutex_unlock(&c->lock);
 }
 
@@ -450,13 +587,41 @@ static unsigned int xpmu_display_model(uint32_t version)
 }
 
 /**
+ * x86_xpmu_cpuid_0xa() - CPUID leaf 0AH of the vCPU's emulated PMU
+ * @env: the vCPU, with an emulated Intel PMU
+ * @eax: version, GP counters, width
+ * @ebx: architectural events unavailable (none)
+ * @ecx: fixed counters' bitmap (version 5)
+ * @edx: fixed counters, width
+ */
+void x86_xpmu_cpuid_0xa(CPUX86State *env, uint32_t *eax, uint32_t *ebx,
+                        uint32_t *ecx, uint32_t *edx)
+{
+    xpmu_cpuid_0xa_core(&env->xpmu_core->m, eax, ebx, ecx, edx);
+}
+
+/**
+ * x86_xpmu_has_pebs() - does the vCPU's emulated PMU have PEBS?
+ * @env: the vCPU
+ *
+ * Return: true on Gracemont: CPUID then reports DS, DTES64 and PDCM, and
+ * IA32_MISC_ENABLE says PEBS available, BTS unavailable.
+ */
+bool x86_xpmu_has_pebs(CPUX86State *env)
+{
+    return env->xpmu_core && env->xpmu_core->m.kind == XPMU_INTEL_GRT;
+}
+
+/**
  * x86_xpmu_realize() - attach the emulated PMU to a vCPU (TCG)
  * @cpu: the vCPU, topology ids set, not running yet
  * @errp: error
  *
  * With pmu=on on an Intel CPU model: finds or creates the vCPU's core
  * (same socket, die, core and thread_id / 2), the erratum model per the
- * ht-erratum property (auto: on for the affected models). With pmu=on on
+ * ht-erratum property (auto: on for the affected models); on family 6
+ * model 0xbe (model=190: Gracemont, Alder Lake-N) the version 5 PMU with
+ * six GP counters and PEBS, no erratum. With pmu=on on
  * an AMD family 15h model (Opteron_G4, Opteron_G5): the family 15h core
  * PMU, no erratum. Without pmu=on, or on other models: nothing, as before.
  *
@@ -477,6 +642,9 @@ bool x86_xpmu_realize(X86CPU *cpu, Error **errp)
     if (cpu->enable_pmu && IS_AMD_CPU(env) && family == 0x15 &&
         cpu->ht_erratum != ON_OFF_AUTO_ON) {
         kind = XPMU_AMD_F15H;
+    } else if (cpu->enable_pmu && IS_INTEL_CPU(env) && family == 6 &&
+               model == XPMU_GRT_MODEL && cpu->ht_erratum != ON_OFF_AUTO_ON) {
+        kind = XPMU_INTEL_GRT;
     } else if (!cpu->enable_pmu || !IS_INTEL_CPU(env)) {
         if (cpu->ht_erratum == ON_OFF_AUTO_ON) {
             error_setg(errp, "ht-erratum=on needs pmu=on and an Intel CPU "
@@ -507,7 +675,7 @@ bool x86_xpmu_realize(X86CPU *cpu, Error **errp)
         return false;
     }
     if (c && c->m.kind != kind) {
-        error_setg(errp, "pmu: an Intel and an AMD vCPU in one core");
+        error_setg(errp, "pmu: vCPUs of two PMU models in one core");
         return false;
     }
     if (c && c->m.erratum != erratum) {

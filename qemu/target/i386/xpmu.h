@@ -29,6 +29,9 @@ int x86_xpmu_rdmsr(CPUX86State *env, uint32_t msr, uint64_t *val);
 int x86_xpmu_wrmsr(CPUX86State *env, uint32_t msr, uint64_t val);
 int x86_xpmu_rdpmc(CPUX86State *env, uint32_t ecx, uint64_t *val);
 void x86_xpmu_sync(CPUX86State *env);
+void x86_xpmu_cpuid_0xa(CPUX86State *env, uint32_t *eax, uint32_t *ebx,
+                        uint32_t *ecx, uint32_t *edx);
+bool x86_xpmu_has_pebs(CPUX86State *env);
 
 #ifdef CONFIG_TCG
 /* Translator hooks (tcg/sysemu/pmu_helper.c) */
