@@ -13,9 +13,9 @@
 # the second finds nothing; GP counter 1, GP counter 0 and fixed counter 0
 # fit all three, which part 2's matcher finds. The order matters to the
 # greedy: the three weigh the same (two counters each), so it takes them
-# in the order perf adds them, the order of the command line; with
-# instructions:ppp first it places them (fixed counter 0, GP counter 0,
-# GP counter 1). The set is given load latency first:
+# in the order perf adds them, the order of the command line; only with
+# the load latency event last does it place them (fixed counter 0, GP
+# counter 0, GP counter 1). The set is given load latency first:
 #
 #   LDLAT=cpu/event=0xd0,umask=0x5,ldlat=3/pp
 #   the set: $LDLAT, instructions:ppp, instructions:ppp

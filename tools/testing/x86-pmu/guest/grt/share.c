@@ -10,8 +10,8 @@
  * counter 0 or GP counter 0 on Gracemont, tnt_get_event_constraints()).
  * The three fit: GP counter 1, GP counter 0 and fixed counter 0. In this
  * order plain 7.3's greedy places the first on GP counter 0 and the
- * second on fixed counter 0, and has nothing for the third (the other
- * order, instructions:ppp first, it places). perf stat cannot count them: the kernel
+ * second on fixed counter 0, and has nothing for the third (only with the
+ * load latency event last does it place the three). perf stat cannot count them: the kernel
  * gives PEBS only to sampling events (x86_pmu_hw_config() refuses a
  * precise event without a sample period, and perf stat clears the period),
  * so they are opened here as sampling events without a ring buffer (their
