@@ -153,4 +153,4 @@ tail -1 "$QOBJ/build.out"
 mkdir -p "$QOUT"
 ln -sfn ../qemu-obj/qemu-system-x86_64 "$QOUT/qemu-system-x86_64"
 "$QOUT/qemu-system-x86_64" --version | head -1
-echo "emulator: $QOUT/qemu-system-x86_64 (-cpu Haswell,pmu=on[,ht-erratum=on|off], or Opteron_G5,pmu=on,-xsave; firmware: -L /usr/share/qemu -L /usr/share/seabios)"
+echo "emulator: $QOUT/qemu-system-x86_64 (-cpu Haswell,pmu=on[,ht-erratum=on|off], Opteron_G5,pmu=on,-xsave, or Skylake-Client,model=190,pmu=on (Gracemont); firmware: -L /usr/share/qemu -L /usr/share/seabios)"

@@ -24,6 +24,10 @@
 #                   its first CR4.OSXSAVE write on Opteron_G4/G5, PMU or not
 #   opteron-nopmu   -cpu Opteron_G5,-xsave (no pmu=on: no PerfCtrExtCore, the
 #                   F15h MSRs read 0, Linux finds no PMU, as before)
+#   gracemont       -cpu Skylake-Client,model=190,pmu=on: Gracemont (Alder
+#                   Lake-N, 6/0xbe), PMU version 5, six GP counters, adaptive
+#                   PEBS; 1 socket x 2 cores (no SMT), its own raw-MSR checks
+#                   and PEBS samples through perf
 #
 # Environment: KERNEL (a bzImage with CONFIG_X86_MSR=y, CONFIG_PERF_EVENTS,
 # the hardlockup detector; default the series kernel of the boot matrix,
@@ -35,7 +39,7 @@ set -uo pipefail
 
 QEMU=${QEMU:-$BUILD/qemu/qemu-system-x86_64}
 KERNEL=${KERNEL:-$(kout series)/arch/x86/boot/bzImage}
-RUNS=${RUNS:-haswell haswell-off haswell-mttcg sandybridge ivybridge skylake nopmu watchdog opteron opteron-nopmu}
+RUNS=${RUNS:-haswell haswell-off haswell-mttcg sandybridge ivybridge skylake nopmu watchdog opteron opteron-nopmu gracemont}
 ST=tcg,thread=single
 WATCHDOG_SECS=${WATCHDOG_SECS:-70}
 TIMEOUT=${TIMEOUT:-600}
@@ -106,7 +110,7 @@ guest_tap() {
 	done < <(sed -n '/^TAP version/,/^# emulator_test:/p' "$OUT/$name.console")
 }
 
-# check NAME BANNER ERRATUM(on/off/none) LEAK(yes/no/any) [PMU(intel/amd)]
+# check NAME BANNER ERRATUM(on/off/none) LEAK(yes/no/any) [PMU(intel/amd/grt)]
 check() {
 	local name=$1 banner=$2 erratum=$3 leak=$4 pmu=${5:-intel}
 	local con=$OUT/$name.console ledger=$OUT/$name.ledger summary
@@ -123,7 +127,14 @@ check() {
 		      grep -Eq '\.\.\. bit width: +48[[:space:]]*$' "$con" && echo 1)" \
 			"$name: kernel sees 6 generic counters of 48 bits, version 0 (no PerfMonV2)"
 	fi
-	if [ "$erratum" != none ] && [ "$pmu" = amd ]; then
+	if [ "$pmu" = grt ]; then
+		ok "$(grep -Eq '\.\.\. generic counters: +6[[:space:]]*$' "$con" &&
+		      grep -Eq '\.\.\. fixed-purpose counters: +3[[:space:]]*$' "$con" &&
+		      grep -Eq '\.\.\. version: +5[[:space:]]*$' "$con" &&
+		      grep -Eq '\.\.\. bit width: +48[[:space:]]*$' "$con" && echo 1)" \
+			"$name: kernel sees version 5, 6 generic and 3 fixed counters of 48 bits"
+	fi
+	if [ "$erratum" != none ] && [ "$pmu" != intel ]; then
 		summary=$(head -1 "$ledger" 2>/dev/null)
 		ok "$(grep -q "^xpmu-ledger: leaked=0 settlements=0 exposed_ns=0 erratum=off " <<< "$summary" && echo 1)" \
 			"$name: ledger written at exit, empty, erratum off: $summary"
@@ -189,6 +200,10 @@ for run in $RUNS; do
 		boot $run Opteron_G5,-xsave $ST "nmi_watchdog=0" "" 2,sockets=1,cores=2,threads=1
 		guest_tap $run
 		check $run "Performance Events: PMU not available due to virtualization" none no ;;
+	gracemont)
+		boot $run Skylake-Client,model=190,pmu=on $ST "nmi_watchdog=0" "" 2,sockets=1,cores=2,threads=1
+		guest_tap $run
+		check $run "Performance Events: PEBS fmt4+-baseline, Gracemont events, AnyThread deprecated, Intel PMU driver\." off no grt ;;
 	*)
 		die "unknown run $run" ;;
 	esac

@@ -365,15 +365,13 @@ static struct event_constraint *grt_pebs_constraint(u64 config)
 
 /*
  * The three events of the Gracemont cases: the load latency event with its
- * constraint from the PEBS table, then two instructions:ppp. On Gracemont
- * tnt_get_event_constraints() puts instructions:ppp on fixed counter 0 or
- * GP counter 0 (fixed0_counter0_constraint in intel/core.c, not reachable
- * from here: it is built from the same two counters below).
+ * constraint from the PEBS table, then two instructions:ppp with the
+ * constraint tnt_get_event_constraints() gives them on Gracemont,
+ * fixed0_counter0_constraint of intel/core.c (fixed counter 0 or GP
+ * counter 0).
  */
 static void grt_constraints(struct kunit *test, struct event_constraint *cons)
 {
-	const u64 fixed0_counter0 = BIT_ULL(INTEL_PMC_IDX_FIXED_INSTRUCTIONS) |
-				    BIT_ULL(0);
 	struct event_constraint *ldlat;
 
 	if (!IS_ENABLED(CONFIG_CPU_SUP_INTEL))
@@ -382,8 +380,7 @@ static void grt_constraints(struct kunit *test, struct event_constraint *cons)
 	KUNIT_ASSERT_NOT_NULL_MSG(test, ldlat,
 				  "no PEBS constraint for event 0x5d0");
 	cons[0] = *ldlat;
-	cons[1] = (struct event_constraint)
-		INTEL_ALL_EVENT_CONSTRAINT(0, fixed0_counter0);
+	cons[1] = fixed0_counter0_constraint;
 	cons[2] = cons[1];
 }
 

@@ -583,7 +583,7 @@ static int amd_msr_counter(uint32_t msr, bool *ctl)
  */
 bool xpmu_core_has_msr(const struct xpmu_core *c, uint32_t msr)
 {
-    bool ctl;
+    bool ctl = false;
 
     if (c->kind == XPMU_AMD_F15H) {
         return amd_msr_counter(msr, &ctl) >= 0 ||
@@ -660,13 +660,18 @@ static bool grt_write_faults(const struct xpmu_core *c, uint32_t msr,
     return false;
 }
 
-static void grt_wrmsr(struct xpmu_thread *t, uint32_t msr, uint64_t val)
+/*
+ * @pending: the records that were pending before this write's settle; one
+ * that the settle added was due before the write, and stays.
+ */
+static void grt_wrmsr(struct xpmu_thread *t, uint32_t msr, uint64_t val,
+                      uint64_t pending)
 {
     switch (msr) {
     case XPMU_MSR_PEBS_ENABLE:
         t->pebs_enable = val;
         /* a counter no longer enabled for PEBS has no record to write */
-        t->pebs_pending &= val;
+        t->pebs_pending &= val | ~pending;
         break;
     case XPMU_MSR_PEBS_DATA_CFG:
         t->pebs_data_cfg = val;
@@ -741,7 +746,7 @@ int xpmu_rdmsr(struct xpmu_core *c, int thr, const struct xpmu_now *now,
                uint32_t msr, uint64_t *val)
 {
     struct xpmu_thread *t = &c->t[thr];
-    bool ctl;
+    bool ctl = false;
     int i;
 
     if (!xpmu_core_has_msr(c, msr)) {
@@ -823,8 +828,8 @@ int xpmu_wrmsr(struct xpmu_core *c, int thr, const struct xpmu_now *now,
 {
     struct xpmu_thread *t = &c->t[thr];
     bool ledger = msr >= XPMU_MSR_LEDGER_BASE && msr < XPMU_MSR_LEDGER_END;
-    uint64_t old;
-    bool ctl;
+    uint64_t old, cur;
+    bool ctl = false;
     int i;
 
     if (!xpmu_core_has_msr(c, msr)) {
@@ -863,12 +868,13 @@ int xpmu_wrmsr(struct xpmu_core *c, int thr, const struct xpmu_now *now,
         (c->kind == XPMU_INTEL_GRT && grt_write_faults(c, msr, val))) {
         return XPMU_FAULT;
     }
+    old = t->pebs_pending;
     xpmu_sync(c, thr, now);
 
     if (ledger) {
         memset(c->ledger, 0, sizeof(c->ledger));
-    } else if (c->kind == XPMU_INTEL_GRT && grt_rdmsr(t, msr, &old) == 0) {
-        grt_wrmsr(t, msr, val);
+    } else if (c->kind == XPMU_INTEL_GRT && grt_rdmsr(t, msr, &cur) == 0) {
+        grt_wrmsr(t, msr, val, old);
     } else if (msr >= XPMU_MSR_PMC0 && msr < XPMU_MSR_PMC0 + (uint32_t)c->num_gp) {
         i = msr - XPMU_MSR_PMC0;
         t->gp[i].value = (uint64_t)(int64_t)(int32_t)(uint32_t)val &

@@ -1193,6 +1193,445 @@ static void test_amd_no_erratum(void)
           "0x1c0 is in the table");
 }
 
+/* Gracemont (Alder Lake-N): version 5, six GP counters, adaptive PEBS */
+#define PEBS_ENABLE     XPMU_MSR_PEBS_ENABLE
+#define PEBS_DATA_CFG   XPMU_MSR_PEBS_DATA_CFG
+#define PEBS_LD_LAT     XPMU_MSR_PEBS_LD_LAT
+#define DS_AREA         XPMU_MSR_DS_AREA
+#define PERF_CAPS       XPMU_MSR_PERF_CAPS
+#define OFFCORE_RSP(i)  (XPMU_MSR_OFFCORE_RSP0 + (i))
+#define ADAPTIVE        XPMU_EVTSEL_ADAPTIVE
+#define OVF_BUF         (1ULL << 62)
+#define FX_BIT(i)       (1ULL << (32 + (i)))
+
+/* The little world with the Gracemont PMU */
+static void world_grt(bool two_threads)
+{
+    memset(&now, 0, sizeof(now));
+    now.ns = 1000;
+    now.insns[0] = 5000;
+    now.insns[1] = 7000;
+    now.cpl = -1;
+    xpmu_core_init_kind(&core, XPMU_INTEL_GRT, true, now.ns);
+    xpmu_thread_attach(&core, 0, now.insns[0], 0);
+    if (two_threads) {
+        xpmu_thread_attach(&core, 1, now.insns[1], 0);
+    }
+}
+
+/* A settle of thread @thr at the current instant (no MSR op) */
+static void settle(int thr)
+{
+    now.cpl = -1;
+    xpmu_sync(&core, thr, &now);
+}
+
+/* GRT: six GP counters, the PEBS MSRs, reset values, per thread */
+static void test_grt_msrs(void)
+{
+    static const uint32_t pebs_msrs[] = {
+        PEBS_ENABLE, PEBS_DATA_CFG, PEBS_LD_LAT, DS_AREA, OFFCORE_RSP(0),
+        OFFCORE_RSP(1), PERF_CAPS
+    };
+    uint64_t v;
+    unsigned int k;
+    int i;
+
+    world_grt(true);
+    CHECK_EQ(core.kind, XPMU_INTEL_GRT);
+    CHECK_EQ(core.num_gp, 6);
+    CHECK(!core.erratum, "erratum on a Gracemont core");
+    CHECK_EQ(rd(0, XPMU_MSR_GLOBAL_CTRL), 0x3f);    /* six GP counters on */
+    for (k = 0; k < sizeof(pebs_msrs) / sizeof(pebs_msrs[0]); k++) {
+        CHECK(xpmu_core_has_msr(&core, pebs_msrs[k]), "MSR 0x%x",
+              pebs_msrs[k]);
+        if (pebs_msrs[k] != PERF_CAPS) {
+            CHECK_EQ(rd(1, pebs_msrs[k]), 0);
+        }
+    }
+    CHECK_EQ(rd(0, PERF_CAPS), XPMU_GRT_PERF_CAPS);
+    CHECK_EQ(XPMU_GRT_PERF_CAPS, 0x44c0);   /* trap, regs, fmt 4, baseline */
+    for (i = 0; i < 6; i++) {
+        CHECK(xpmu_core_has_msr(&core, PMC(i)), "PMC%d", i);
+        CHECK(xpmu_core_has_msr(&core, EVTSEL(i)), "EVTSEL%d", i);
+        wr_ok(0, PMC(i), 0x1000 + i);
+        wr_ok(0, EVTSEL(i), USR | OS | EV_INSNS | i);
+    }
+    for (i = 0; i < 6; i++) {
+        CHECK_EQ(rd(0, PMC(i)), 0x1000 + i);
+        CHECK_EQ(rd(0, EVTSEL(i)), USR | OS | EV_INSNS | i);
+        CHECK_EQ(rd(1, PMC(i)), 0);                 /* the sibling's own */
+    }
+    /* a legacy write still sign-extends bit 31 (no full-width writes) */
+    wr_ok(0, PMC(5), 0x80000000ULL);
+    CHECK_EQ(rd(0, PMC(5)), 0xffff80000000ULL);
+    /* a seventh GP counter is not there: not the model's MSR, RDPMC #GP */
+    CHECK(!xpmu_core_has_msr(&core, PMC(6)), "PMC6");
+    CHECK(!xpmu_core_has_msr(&core, EVTSEL(6)), "EVTSEL6");
+    CHECK_EQ(xpmu_rdmsr(&core, 0, &now, PMC(6), &v), XPMU_UNHANDLED);
+    CHECK_EQ(xpmu_wrmsr(&core, 0, &now, EVTSEL(6), EN), XPMU_UNHANDLED);
+    for (i = 0; i < 6; i++) {
+        CHECK_EQ(xpmu_rdpmc(&core, 0, &now, i, &v), XPMU_OK);
+        CHECK_EQ(v, i == 5 ? 0xffff80000000ULL : 0x1000 + i);
+    }
+    CHECK_EQ(xpmu_rdpmc(&core, 0, &now, 6, &v), XPMU_FAULT);
+    CHECK_EQ(xpmu_rdpmc(&core, 0, &now, XPMU_RDPMC_FIXED | 2, &v), XPMU_OK);
+    CHECK_EQ(xpmu_rdpmc(&core, 0, &now, XPMU_RDPMC_FIXED | 3, &v),
+             XPMU_FAULT);
+    /* the new MSRs read back what was written */
+    wr_ok(0, PEBS_ENABLE, 0x70000003fULL);
+    wr_ok(0, PEBS_DATA_CFG, 0xff00000fULL);
+    wr_ok(0, PEBS_LD_LAT, 0xffff);
+    wr_ok(0, DS_AREA, 0xffff888012345000ULL);
+    wr_ok(0, OFFCORE_RSP(0), 0x3fbfc00001ULL);
+    wr_ok(0, OFFCORE_RSP(1), 0xffffffffffffffffULL);  /* plain registers */
+    CHECK_EQ(rd(0, PEBS_ENABLE), 0x70000003fULL);
+    CHECK_EQ(rd(0, PEBS_DATA_CFG), 0xff00000fULL);
+    CHECK_EQ(rd(0, PEBS_LD_LAT), 0xffff);
+    CHECK_EQ(rd(0, DS_AREA), 0xffff888012345000ULL);
+    CHECK_EQ(rd(0, OFFCORE_RSP(0)), 0x3fbfc00001ULL);
+    CHECK_EQ(rd(0, OFFCORE_RSP(1)), 0xffffffffffffffffULL);
+    wr_ok(0, DS_AREA, 0x00007ffffffff000ULL);           /* canonical, low */
+    CHECK_EQ(rd(0, DS_AREA), 0x00007ffffffff000ULL);
+    wr_ok(0, PEBS_DATA_CFG, 0x0f000003ULL);
+    CHECK_EQ(rd(0, PEBS_DATA_CFG), 0x0f000003ULL);
+    /* the sibling's are its own */
+    CHECK_EQ(rd(1, PEBS_ENABLE), 0);
+    CHECK_EQ(rd(1, DS_AREA), 0);
+    CHECK_EQ(rd(1, OFFCORE_RSP(1)), 0);
+    /* a thread reset clears them */
+    now.cpl = -1;
+    xpmu_thread_reset(&core, 0, &now);
+    for (k = 0; k < sizeof(pebs_msrs) / sizeof(pebs_msrs[0]); k++) {
+        CHECK_EQ(rd(0, pebs_msrs[k]),
+                 pebs_msrs[k] == PERF_CAPS ? XPMU_GRT_PERF_CAPS : 0);
+    }
+    CHECK_EQ(rd(0, XPMU_MSR_GLOBAL_CTRL), 0x3f);
+    /* and neither an Intel v3 nor an AMD core has any of them */
+    world(false, true);
+    for (k = 0; k < sizeof(pebs_msrs) / sizeof(pebs_msrs[0]); k++) {
+        CHECK(!xpmu_core_has_msr(&core, pebs_msrs[k]), "Intel: 0x%x",
+              pebs_msrs[k]);
+        CHECK_EQ(xpmu_rdmsr(&core, 0, &now, pebs_msrs[k], &v),
+                 XPMU_UNHANDLED);
+    }
+    CHECK_EQ(xpmu_rdmsr(&core, 0, &now, PMC(4), &v), XPMU_UNHANDLED);
+    CHECK_EQ(xpmu_rdmsr(&core, 0, &now, EVTSEL(5), &v), XPMU_UNHANDLED);
+    world_amd(true);
+    CHECK_EQ(xpmu_rdmsr(&core, 0, &now, PEBS_ENABLE, &v), XPMU_UNHANDLED);
+    CHECK_EQ(xpmu_wrmsr(&core, 0, &now, DS_AREA, 0), XPMU_UNHANDLED);
+}
+
+/* GRT: reserved bits fault and change nothing; bit 34 / 32+4i are GRT's */
+static void test_grt_reserved_bits(void)
+{
+    uint64_t sel = EN | USR | OS | EV_INSNS;
+    int i;
+
+    world_grt(true);
+    wr_ok(0, PEBS_ENABLE, 0x3);
+    wr_ok(0, PEBS_DATA_CFG, 0x7);
+    wr_ok(0, PEBS_LD_LAT, 3);
+    wr_ok(0, DS_AREA, 0xfffffe0000001000ULL);
+    CHECK_EQ(wr(0, PEBS_ENABLE, 1ULL << 6), XPMU_FAULT);        /* GP 6 */
+    CHECK_EQ(wr(0, PEBS_ENABLE, 0x3 | 1ULL << 35), XPMU_FAULT); /* fixed 3 */
+    CHECK_EQ(wr(0, PEBS_ENABLE, 0x3 | OVF_BUF), XPMU_FAULT);
+    CHECK_EQ(wr(0, PEBS_DATA_CFG, 1ULL << 4), XPMU_FAULT);
+    CHECK_EQ(wr(0, PEBS_DATA_CFG, 0x7 | 1ULL << 23), XPMU_FAULT);
+    CHECK_EQ(wr(0, PEBS_DATA_CFG, 0x7 | 1ULL << 32), XPMU_FAULT);
+    CHECK_EQ(wr(0, PEBS_LD_LAT, 0x10000), XPMU_FAULT);
+    CHECK_EQ(wr(0, PEBS_LD_LAT, 1ULL << 63), XPMU_FAULT);
+    CHECK_EQ(wr(0, DS_AREA, 0x0000800000000000ULL), XPMU_FAULT);
+    CHECK_EQ(wr(0, DS_AREA, 0xfffe800000000000ULL), XPMU_FAULT);
+    CHECK_EQ(wr(0, DS_AREA, 0x8000000000001000ULL), XPMU_FAULT);
+    CHECK_EQ(wr(0, PERF_CAPS, XPMU_GRT_PERF_CAPS), XPMU_FAULT);
+    CHECK_EQ(wr(0, PERF_CAPS, 0), XPMU_FAULT);
+    CHECK_EQ(rd(0, PEBS_ENABLE), 0x3);
+    CHECK_EQ(rd(0, PEBS_DATA_CFG), 0x7);
+    CHECK_EQ(rd(0, PEBS_LD_LAT), 3);
+    CHECK_EQ(rd(0, DS_AREA), 0xfffffe0000001000ULL);
+    CHECK_EQ(rd(0, PERF_CAPS), XPMU_GRT_PERF_CAPS);
+    /* GLOBAL_CTRL and OVF_CTRL take the six GP bits, not a seventh */
+    wr_ok(0, XPMU_MSR_GLOBAL_CTRL, 0x70000003fULL);
+    CHECK_EQ(wr(0, XPMU_MSR_GLOBAL_CTRL, 0x7f), XPMU_FAULT);
+    CHECK_EQ(rd(0, XPMU_MSR_GLOBAL_CTRL), 0x70000003fULL);
+    wr_ok(0, XPMU_MSR_GLOBAL_OVF_CTRL, 0xc00000070000003fULL);
+    CHECK_EQ(wr(0, XPMU_MSR_GLOBAL_OVF_CTRL, 1ULL << 6), XPMU_FAULT);
+    /* evtsel bit 34 (adaptive): accepted; the other high bits fault */
+    for (i = 0; i < 6; i++) {
+        wr_ok(0, EVTSEL(i), sel | ADAPTIVE);
+        CHECK_EQ(rd(0, EVTSEL(i)), sel | ADAPTIVE);
+    }
+    CHECK_EQ(wr(0, EVTSEL(5), sel | 1ULL << 32), XPMU_FAULT);
+    CHECK_EQ(wr(0, EVTSEL(5), sel | 1ULL << 35), XPMU_FAULT);
+    CHECK_EQ(wr(0, EVTSEL(5), sel | ADAPTIVE | 1ULL << 63), XPMU_FAULT);
+    CHECK_EQ(rd(0, EVTSEL(5)), sel | ADAPTIVE);
+    /* fixed ctrl bits 32, 36, 40 (adaptive): accepted; 33, 44 fault */
+    wr_ok(0, XPMU_MSR_FIXED_CTR_CTRL, 0x333 | 1ULL << 32);
+    wr_ok(0, XPMU_MSR_FIXED_CTR_CTRL, 0x333 | 1ULL << 32 | 1ULL << 36 |
+          1ULL << 40);
+    CHECK_EQ(wr(0, XPMU_MSR_FIXED_CTR_CTRL, 0x333 | 1ULL << 33), XPMU_FAULT);
+    CHECK_EQ(wr(0, XPMU_MSR_FIXED_CTR_CTRL, 0x333 | 1ULL << 44), XPMU_FAULT);
+    CHECK_EQ(wr(0, XPMU_MSR_FIXED_CTR_CTRL, 0x1000), XPMU_FAULT);
+    CHECK_EQ(rd(0, XPMU_MSR_FIXED_CTR_CTRL),
+             0x333 | 1ULL << 32 | 1ULL << 36 | 1ULL << 40);
+    /* on the Intel v3 PMU, the same bits fault */
+    world(false, true);
+    wr_ok(0, EVTSEL(0), sel);
+    CHECK_EQ(wr(0, EVTSEL(0), sel | ADAPTIVE), XPMU_FAULT);
+    CHECK_EQ(rd(0, EVTSEL(0)), sel);
+    wr_ok(0, XPMU_MSR_FIXED_CTR_CTRL, 0x333);
+    CHECK_EQ(wr(0, XPMU_MSR_FIXED_CTR_CTRL, 0x333 | 1ULL << 32), XPMU_FAULT);
+    CHECK_EQ(rd(0, XPMU_MSR_FIXED_CTR_CTRL), 0x333);
+    CHECK_EQ(wr(0, XPMU_MSR_GLOBAL_CTRL, 0x3f), XPMU_FAULT);
+}
+
+/* CPUID 0xA of the core: Gracemont's version 5, Intel's v3 unchanged */
+static void test_grt_cpuid(void)
+{
+    uint32_t a, b, c, d, a3, b3, c3, d3;
+
+    world_grt(false);
+    xpmu_cpuid_0xa_core(&core, &a, &b, &c, &d);
+    CHECK_EQ(a & 0xff, 5);              /* version */
+    CHECK_EQ((a >> 8) & 0xff, 6);       /* GP counters */
+    CHECK_EQ((a >> 16) & 0xff, 48);     /* GP width */
+    CHECK_EQ((a >> 24) & 0xff, 7);      /* EBX length */
+    CHECK_EQ(b, 0);
+    CHECK_EQ(c, 0x7);                   /* fixed counters 0-2 */
+    CHECK_EQ(d & 0x1f, 3);
+    CHECK_EQ((d >> 5) & 0xff, 48);
+    CHECK_EQ(d & (1u << 15), 1u << 15); /* AnyThread deprecated */
+    CHECK_EQ(d & ~((1u << 15) | 0x1fffu), 0);
+    xpmu_cpuid_0xa(&a3, &b3, &c3, &d3);
+    world(true, true);
+    xpmu_cpuid_0xa_core(&core, &a, &b, &c, &d);
+    CHECK(a == a3 && b == b3 && c == c3 && d == d3,
+          "Intel v3 core: 0x%x 0x%x 0x%x 0x%x", a, b, c, d);
+    CHECK_EQ(a & 0xff, 3);
+    CHECK_EQ((a >> 8) & 0xff, 4);
+    CHECK_EQ(c, 0);
+    CHECK_EQ(d & (1u << 15), 0);
+}
+
+/* GRT: GP counters 4 and 5 count like the others, gated by bits 4 and 5 */
+static void test_grt_counting(void)
+{
+    world_grt(true);
+    wr_ok(0, EVTSEL(4), EN | USR | OS | EV_INSNS);
+    wr_ok(0, EVTSEL(5), EN | USR | OS | EV_CYCLES);
+    wr_ok(1, EVTSEL(5), EN | USR | EV_INSNS);
+    step(0, 300, 40);
+    step(1, 20, 0);
+    CHECK_EQ(rd(0, PMC(4)), 300);
+    CHECK_EQ(rd(0, PMC(5)), 40);
+    CHECK_EQ(rd(1, PMC(5)), 0);         /* USR only, thread 1 at CPL 0 */
+    set_cpl(1, 3);
+    step(1, 20, 0);
+    CHECK_EQ(rd(1, PMC(5)), 20);
+    wr_ok(0, XPMU_MSR_GLOBAL_CTRL, 0x1f);               /* bit 5 off */
+    step(0, 100, 10);
+    CHECK_EQ(rd(0, PMC(4)), 400);
+    CHECK_EQ(rd(0, PMC(5)), 40);
+    /* overflow of counter 5 without PEBS: status bit 5, PMI with INT */
+    wr_ok(0, XPMU_MSR_GLOBAL_CTRL, 0x3f);
+    wr_ok(0, PMC(5), (uint64_t)-20);
+    wr_ok(0, EVTSEL(5), EN | USR | OS | INT | EV_INSNS);
+    CHECK_EQ(xpmu_insn_deadline(&core, 0), now.insns[0] + 20);
+    step(0, 20, 0);
+    CHECK_EQ(rd(0, XPMU_MSR_GLOBAL_STATUS), 1ULL << 5);
+    CHECK(xpmu_take_pmi(&core, 0), "no PMI from GP counter 5");
+    wr_ok(0, XPMU_MSR_GLOBAL_OVF_CTRL, 1ULL << 5);
+    CHECK_EQ(rd(0, XPMU_MSR_GLOBAL_STATUS), 0);
+}
+
+/*
+ * GRT PEBS, a GP counter on instructions: the overflow is a PEBS assist,
+ * not a status bit or a PMI; the deadline is the overflow, then "now"
+ * while the record is pending; the record's groups; the reload from the
+ * DS area's reset value; the buffer's threshold PMI.
+ */
+static void test_grt_pebs_gp(void)
+{
+    uint64_t reset[XPMU_MAX_GP + XPMU_NUM_FIXED] = { 0 };
+    uint64_t sel = EN | USR | OS | EV_INSNS;
+
+    world_grt(true);
+    reset[4] = (uint64_t)-100 & XPMU_CTR_MASK;
+    wr_ok(0, PEBS_DATA_CFG, XPMU_PEBS_CFG_MEMINFO | XPMU_PEBS_CFG_GP |
+          XPMU_PEBS_CFG_XMMS);
+    wr_ok(0, PMC(4), (uint64_t)-100);
+    wr_ok(0, EVTSEL(4), sel | ADAPTIVE);        /* no INT, as Linux does */
+    CHECK_EQ(xpmu_insn_deadline(&core, 0), XPMU_NO_INSNS);
+    wr_ok(0, PEBS_ENABLE, 1ULL << 4);
+    /* PEBS_ENABLE alone arms the deadline */
+    CHECK_EQ(xpmu_insn_deadline(&core, 0), now.insns[0] + 100);
+    CHECK_EQ(xpmu_insn_deadline(&core, 1), XPMU_NO_INSNS);
+    step(0, 99, 0);
+    settle(0);
+    CHECK_EQ(xpmu_take_pebs(&core, 0), 0);
+    CHECK_EQ(xpmu_insn_deadline(&core, 0), now.insns[0] + 1);
+    step(0, 1, 0);
+    settle(0);
+    /* pending: the deadline is now, for this thread only */
+    CHECK_EQ(xpmu_insn_deadline(&core, 0), now.insns[0]);
+    CHECK_EQ(xpmu_insn_deadline(&core, 1), XPMU_NO_INSNS);
+    CHECK_EQ(rd(0, XPMU_MSR_GLOBAL_STATUS), 0);
+    CHECK(!xpmu_take_pmi(&core, 0), "PMI on a PEBS overflow");
+    CHECK_EQ(rd(0, PMC(4)), 0);
+    CHECK_EQ(xpmu_pebs_record_cfg(&core, 0, 1ULL << 4), 0x7);
+    CHECK_EQ(xpmu_take_pebs(&core, 0), 1ULL << 4);
+    CHECK_EQ(xpmu_take_pebs(&core, 0), 0);              /* taken once */
+    CHECK_EQ(xpmu_take_pebs(&core, 1), 0);
+    /* the record is written: the counter restarts from its reset value */
+    xpmu_pebs_done(&core, 0, 1ULL << 4, reset, false);
+    CHECK_EQ(rd(0, PMC(4)), 0xffffffffff9cULL);
+    CHECK_EQ(rd(0, XPMU_MSR_GLOBAL_STATUS), 0);
+    CHECK(!xpmu_take_pmi(&core, 0), "PMI below the threshold");
+    CHECK_EQ(xpmu_insn_deadline(&core, 0), now.insns[0] + 100);
+    /* without the adaptive bit: the basic group alone */
+    wr_ok(0, EVTSEL(4), sel);
+    CHECK_EQ(xpmu_pebs_record_cfg(&core, 0, 1ULL << 4), 0);
+    wr_ok(0, EVTSEL(4), sel | INT | ADAPTIVE);  /* INT too: still PEBS */
+    CHECK_EQ(xpmu_pebs_record_cfg(&core, 0, 1ULL << 4), 0x7);
+    /* the second overflow reaches the threshold: bit 62 and a PMI */
+    step(0, 150, 0);
+    CHECK_EQ(rd(0, XPMU_MSR_GLOBAL_STATUS), 0);
+    CHECK(!xpmu_take_pmi(&core, 0), "PMI with INT on a PEBS overflow");
+    CHECK_EQ(rd(0, PMC(4)), 50);
+    CHECK_EQ(xpmu_take_pebs(&core, 0), 1ULL << 4);
+    reset[4] = (uint64_t)-1000 & XPMU_CTR_MASK;
+    xpmu_pebs_done(&core, 0, 1ULL << 4, reset, true);
+    CHECK_EQ(rd(0, PMC(4)), (uint64_t)-1000 & XPMU_CTR_MASK);
+    CHECK_EQ(rd(0, XPMU_MSR_GLOBAL_STATUS), OVF_BUF);
+    CHECK(xpmu_take_pmi(&core, 0), "no PMI at the buffer threshold");
+    CHECK(!xpmu_take_pmi(&core, 0), "PMI taken twice");
+    CHECK(!xpmu_take_pmi(&core, 1), "PMI on the sibling");
+    CHECK_EQ(rd(1, XPMU_MSR_GLOBAL_STATUS), 0);
+    wr_ok(0, XPMU_MSR_GLOBAL_OVF_CTRL, OVF_BUF);
+    CHECK_EQ(rd(0, XPMU_MSR_GLOBAL_STATUS), 0);
+    CHECK_EQ(xpmu_insn_deadline(&core, 0), now.insns[0] + 1000);
+    /* a counter without PEBS_ENABLE beside it overflows the old way */
+    wr_ok(0, PMC(1), (uint64_t)-10);
+    wr_ok(0, EVTSEL(1), sel | INT);
+    CHECK_EQ(xpmu_insn_deadline(&core, 0), now.insns[0] + 10);
+    step(0, 1000, 0);
+    CHECK_EQ(rd(0, XPMU_MSR_GLOBAL_STATUS), 1ULL << 1);
+    CHECK(xpmu_take_pmi(&core, 0), "no PMI from the non-PEBS counter");
+    CHECK_EQ(xpmu_take_pebs(&core, 0), 1ULL << 4);
+    /* both at once, one PEBS and one not: each its own way */
+    wr_ok(0, XPMU_MSR_GLOBAL_OVF_CTRL, 1ULL << 1);
+    wr_ok(0, PMC(1), (uint64_t)-5);
+    wr_ok(0, PMC(4), (uint64_t)-5);
+    wr_ok(0, PEBS_ENABLE, 1ULL << 4 | 1ULL << 0);       /* 0: not counting */
+    step(0, 5, 0);
+    CHECK_EQ(rd(0, XPMU_MSR_GLOBAL_STATUS), 1ULL << 1);
+    CHECK(xpmu_take_pmi(&core, 0), "no PMI from counter 1");
+    CHECK_EQ(xpmu_take_pebs(&core, 0), 1ULL << 4);
+}
+
+/* GRT PEBS on fixed counter 0 (instructions), and on a cycle counter */
+static void test_grt_pebs_fixed_and_cycles(void)
+{
+    uint64_t reset[XPMU_MAX_GP + XPMU_NUM_FIXED] = { 0 };
+
+    world_grt(true);
+    wr_ok(0, PEBS_DATA_CFG, XPMU_PEBS_CFG_GP | XPMU_PEBS_CFG_LBRS |
+          (7ULL << XPMU_PEBS_CFG_LBR_SHIFT));
+    wr_ok(0, FIXED(0), XPMU_CTR_MASK - 49);
+    wr_ok(0, XPMU_MSR_FIXED_CTR_CTRL, 0x3 | XPMU_FIXED_ADAPTIVE(0));
+    wr_ok(0, XPMU_MSR_GLOBAL_CTRL, FX_BIT(0));
+    CHECK_EQ(xpmu_insn_deadline(&core, 0), XPMU_NO_INSNS);     /* no PMI bit */
+    wr_ok(0, PEBS_ENABLE, FX_BIT(0));
+    CHECK_EQ(xpmu_insn_deadline(&core, 0), now.insns[0] + 50);
+    step(0, 49, 0);
+    settle(0);
+    CHECK_EQ(xpmu_take_pebs(&core, 0), 0);
+    step(0, 1, 0);
+    settle(0);
+    CHECK_EQ(xpmu_insn_deadline(&core, 0), now.insns[0]);
+    CHECK_EQ(rd(0, XPMU_MSR_GLOBAL_STATUS), 0);
+    CHECK(!xpmu_take_pmi(&core, 0), "PMI on a fixed PEBS overflow");
+    CHECK_EQ(xpmu_pebs_record_cfg(&core, 0, FX_BIT(0)), 0x0700000aULL);
+    /* the first counter of a record decides: GP 4 without adaptive */
+    wr_ok(0, EVTSEL(4), EN | USR | OS | EV_LBR);
+    CHECK_EQ(xpmu_pebs_record_cfg(&core, 0, (1ULL << 4) | FX_BIT(0)), 0);
+    CHECK_EQ(xpmu_take_pebs(&core, 0), FX_BIT(0));
+    reset[XPMU_MAX_GP + 0] = XPMU_CTR_MASK - 999;
+    reset[0] = 12345;                   /* not this record's counter */
+    wr_ok(0, PMC(0), 77);
+    xpmu_pebs_done(&core, 0, FX_BIT(0), reset, false);
+    CHECK_EQ(rd(0, FIXED(0)), XPMU_CTR_MASK - 999);
+    CHECK_EQ(rd(0, PMC(0)), 77);
+    CHECK(!xpmu_take_pmi(&core, 0), "PMI without the threshold");
+    CHECK_EQ(xpmu_insn_deadline(&core, 0), now.insns[0] + 1000);
+    /* without the adaptive bit: the basic group */
+    wr_ok(0, XPMU_MSR_FIXED_CTR_CTRL, 0x3);
+    CHECK_EQ(xpmu_pebs_record_cfg(&core, 0, FX_BIT(0)), 0);
+
+    /*
+     * A GP counter on cycles with PEBS: the clock deadline is its
+     * overflow; noticed by a settle from the timer (another thread's),
+     * the record waits for the owner, whose instruction deadline is now.
+     */
+    world_grt(true);
+    wr_ok(0, PMC(2), (uint64_t)-300);
+    wr_ok(0, EVTSEL(2), EN | USR | OS | ADAPTIVE | EV_CYCLES);
+    CHECK_EQ(xpmu_clock_deadline(&core, 0), XPMU_NO_NS);
+    wr_ok(0, PEBS_ENABLE, 1ULL << 2);
+    CHECK_EQ(xpmu_clock_deadline(&core, 0), now.ns + 300);
+    CHECK_EQ(xpmu_insn_deadline(&core, 0), XPMU_NO_INSNS);
+    step(0, 0, 300);
+    settle(1);
+    CHECK_EQ(xpmu_insn_deadline(&core, 0), now.insns[0]);
+    CHECK_EQ(xpmu_insn_deadline(&core, 1), XPMU_NO_INSNS);
+    CHECK_EQ(rd(0, XPMU_MSR_GLOBAL_STATUS), 0);
+    CHECK(!xpmu_take_pmi(&core, 0), "PMI on a PEBS cycle overflow");
+    CHECK_EQ(xpmu_take_pebs(&core, 0), 1ULL << 2);
+    CHECK_EQ(xpmu_insn_deadline(&core, 0), XPMU_NO_INSNS);
+}
+
+/* GRT: PEBS_ENABLE cleared with a record pending drops the record */
+static void test_grt_pebs_disable_drops(void)
+{
+    world_grt(true);
+    wr_ok(0, PMC(3), (uint64_t)-10);
+    wr_ok(0, PMC(5), (uint64_t)-10);
+    wr_ok(0, EVTSEL(3), EN | USR | OS | ADAPTIVE | EV_INSNS);
+    wr_ok(0, EVTSEL(5), EN | USR | OS | ADAPTIVE | EV_INSNS);
+    wr_ok(0, PEBS_ENABLE, (1ULL << 3) | (1ULL << 5));
+    step(0, 10, 0);
+    settle(0);
+    CHECK_EQ(xpmu_insn_deadline(&core, 0), now.insns[0]);
+    wr_ok(0, PEBS_ENABLE, 1ULL << 5);   /* counter 3 off: its record goes */
+    CHECK_EQ(xpmu_insn_deadline(&core, 0), now.insns[0]);
+    CHECK_EQ(xpmu_take_pebs(&core, 0), 1ULL << 5);
+    wr_ok(0, PMC(5), (uint64_t)-10);
+    step(0, 10, 0);
+    settle(0);
+    CHECK_EQ(xpmu_insn_deadline(&core, 0), now.insns[0]);
+    wr_ok(0, PEBS_ENABLE, 0);
+    CHECK_EQ(xpmu_take_pebs(&core, 0), 0);
+    CHECK_EQ(xpmu_insn_deadline(&core, 0), XPMU_NO_INSNS);
+    CHECK_EQ(rd(0, XPMU_MSR_GLOBAL_STATUS), 0);
+    CHECK(!xpmu_take_pmi(&core, 0), "PMI from a dropped record");
+    /* a faulting write of PEBS_ENABLE keeps the pending record */
+    wr_ok(0, PEBS_ENABLE, 1ULL << 5);
+    wr_ok(0, PMC(5), (uint64_t)-10);
+    step(0, 10, 0);
+    settle(0);
+    CHECK_EQ(wr(0, PEBS_ENABLE, 1ULL << 6), XPMU_FAULT);
+    CHECK_EQ(xpmu_take_pebs(&core, 0), 1ULL << 5);
+    /*
+     * an overflow that only the write's own settle finds was due before
+     * the write: its record stays
+     */
+    wr_ok(0, PMC(5), (uint64_t)-10);
+    step(0, 10, 0);
+    wr_ok(0, PEBS_ENABLE, 0);
+    CHECK_EQ(xpmu_take_pebs(&core, 0), 1ULL << 5);
+}
+
 int main(void)
 {
     printf("TAP version 13\n");
@@ -1237,6 +1676,19 @@ int main(void)
     run("AMD f15h: overflow, PMI with INT only, deadlines", test_amd_overflow_pmi);
     run("AMD f15h: RDPMC 0-5", test_amd_rdpmc);
     run("AMD f15h: no erratum, no leak", test_amd_no_erratum);
+    run("Gracemont: six GP counters, PEBS MSRs read back, not on Intel v3/AMD",
+        test_grt_msrs);
+    run("Gracemont: reserved bits fault and change nothing; adaptive bits GRT only",
+        test_grt_reserved_bits);
+    run("Gracemont: CPUID 0xA version 5, 6 GP, fixed bitmap 7; Intel v3 unchanged",
+        test_grt_cpuid);
+    run("Gracemont: GP counters 4 and 5 count, gate and overflow", test_grt_counting);
+    run("Gracemont PEBS: GP overflow is a record, reload, threshold PMI",
+        test_grt_pebs_gp);
+    run("Gracemont PEBS: fixed counter 0, a cycle counter's record waits for its thread",
+        test_grt_pebs_fixed_and_cycles);
+    run("Gracemont PEBS: clearing PEBS_ENABLE drops a pending record, not one due before it",
+        test_grt_pebs_disable_drops);
     printf("1..%d\n", tests);
     return failures ? 1 : 0;
 }

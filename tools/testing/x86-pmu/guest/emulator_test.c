@@ -21,6 +21,14 @@
  * aliasing the first four, 48-bit counters, reserved bits, EN, USR/OS
  * filtering, ratios of the synthetic events, overflow (amd_msr_part()).
  *
+ * On a Gracemont host (-cpu Skylake-Client,model=190,pmu=on, 2 cores)
+ * part 1 checks CPUID 0xA (version 5, 6 GP counters, fixed bitmap 7),
+ * CPUID.1 DS/DTES64/PDCM, IA32_MISC_ENABLE, PERF_CAPABILITIES, the PEBS
+ * MSRs and GP counters 4 and 5 (grt_msr_part()); part 2 adds PEBS
+ * sampling through perf: instructions:ppp and the load-latency event,
+ * PERF_RECORD_SAMPLE records read from the mmapped ring buffer
+ * (grt_perf_pebs()).
+ *
  * Part 2 (--perf) uses perf_event_open(2): counting and sampling
  * (SIGTRAP on overflow) on instructions and cycles, that the overflows
  * came as PMIs, RDPMC from user space through the mmapped page.
@@ -107,6 +115,22 @@
 #define AMD_EV_BRANCHES		0x0c2ULL	/* synthetic */
 #define AMD_EVTSEL_HI(e)	((uint64_t)(e) << 32)	/* EventSelect[11:8] */
 #define CPUID_PERFCTR_CORE	(1u << 23)	/* Fn8000_0001 ECX */
+
+/* Gracemont (Alder Lake-N): version 5, six GP counters, adaptive PEBS */
+#define GRT_MODEL		0xbe
+#define GRT_NR_GP		6
+#define MSR_MISC_ENABLE		0x1a0
+#define MISC_BTS_UNAVAIL	(1ULL << 11)
+#define MISC_PEBS_UNAVAIL	(1ULL << 12)
+#define MSR_PERF_CAPS		0x345
+#define GRT_PERF_CAPS		0x44c0ULL	/* trap, regs, fmt 4, baseline */
+#define MSR_PEBS_ENABLE		0x3f1
+#define MSR_PEBS_DATA_CFG	0x3f2
+#define MSR_PEBS_LD_LAT		0x3f6
+#define MSR_DS_AREA		0x600
+#define CPUID1_EDX_DS		(1u << 21)
+#define CPUID1_ECX_DTES64	(1u << 2)
+#define CPUID1_ECX_PDCM		(1u << 15)
 
 static int tests, failures, skips;
 static int msr_fd[2] = { -1, -1 };
@@ -841,6 +865,333 @@ static int amd_msr_part(int ncpu)
 	return 0;
 }
 
+/*
+ * Gracemont (-cpu Skylake-Client,model=190,pmu=on, 2 cores): architectural
+ * PMU version 5 with six GP counters and adaptive PEBS. Part 1 checks
+ * CPUID (leaf 0xA, DS/DTES64/PDCM), IA32_MISC_ENABLE, PERF_CAPABILITIES,
+ * the PEBS MSRs' reserved bits and GP counters 4 and 5 through raw MSRs
+ * (grt_msr_part()); part 2 the PEBS path through the kernel's driver
+ * (grt_perf_pebs()).
+ */
+
+static long perf_open(struct perf_event_attr *attr);
+static long long interrupts(const char *name);
+
+/* The busy loop of the PEBS samples: not inlined, its IPs are known */
+static __attribute__((noinline)) void pebs_loop(long n)
+{
+	for (volatile long i = 0; i < n; i++)
+		;
+}
+
+static int is_grt(void)
+{
+	unsigned int a, b, c, d, family, model;
+
+	__cpuid(0, a, b, c, d);
+	if (b != 0x756e6547 || d != 0x49656e69 || c != 0x6c65746e)
+		return 0;	/* not GenuineIntel */
+	__cpuid(1, a, b, c, d);
+	family = (a >> 8) & 0xf;
+	model = ((a >> 4) & 0xf) | ((a >> 12) & 0xf0);
+	return family == 6 && model == GRT_MODEL;
+}
+
+static struct {
+	uint64_t evtsel[2][GRT_NR_GP], pmc[2][GRT_NR_GP];
+	uint64_t global_ctrl[2], ld_lat[2];
+} grt_saved;
+
+static void grt_save(int ncpu)
+{
+	for (int c = 0; c < ncpu; c++) {
+		for (int i = 0; i < GRT_NR_GP; i++) {
+			grt_saved.evtsel[c][i] = rd(c, MSR_EVNTSEL0 + i);
+			grt_saved.pmc[c][i] = rd(c, MSR_PMC0 + i);
+		}
+		grt_saved.global_ctrl[c] = rd(c, MSR_GLOBAL_CTRL);
+		grt_saved.ld_lat[c] = rd(c, MSR_PEBS_LD_LAT);
+	}
+}
+
+static void grt_restore(int ncpu)
+{
+	for (int c = 0; c < ncpu; c++) {
+		for (int i = 0; i < GRT_NR_GP; i++) {
+			wr(c, MSR_EVNTSEL0 + i, grt_saved.evtsel[c][i]);
+			wr(c, MSR_PMC0 + i, grt_saved.pmc[c][i] & 0xffffffffULL);
+		}
+		wr(c, MSR_PEBS_LD_LAT, grt_saved.ld_lat[c]);
+		wr(c, MSR_GLOBAL_OVF_CTRL, rd(c, MSR_GLOBAL_STATUS));
+		wr(c, MSR_GLOBAL_CTRL, grt_saved.global_ctrl[c]);
+	}
+}
+
+static void grt_test_cpuid(void)
+{
+	unsigned int a, b, c, d;
+	uint64_t misc, caps = 0;
+	int r;
+
+	__cpuid_count(0xa, 0, a, b, c, d);
+	diag("CPUID.0AH: eax=0x%08x ebx=0x%08x ecx=0x%08x edx=0x%08x", a, b, c, d);
+	tap((a & 0xff) == 5 && ((a >> 8) & 0xff) == GRT_NR_GP &&
+	    ((a >> 16) & 0xff) == 48 && ((a >> 24) & 0xff) == 7,
+	    "CPUID.0AH:EAX: version 5, 6 GP counters, 48 bits, EBX length 7");
+	tap(b == 0 && c == 0x7,
+	    "CPUID.0AH:EBX 0 (all events), ECX: fixed counters bitmap 0x7");
+	tap((d & 0x1f) == 3 && ((d >> 5) & 0xff) == 48 && (d & (1u << 15)),
+	    "CPUID.0AH:EDX: 3 fixed counters, 48 bits, AnyThread deprecated (bit 15)");
+	__cpuid(1, a, b, c, d);
+	diag("CPUID.01H: ecx=0x%08x edx=0x%08x", c, d);
+	tap((d & CPUID1_EDX_DS) && (c & CPUID1_ECX_DTES64) &&
+	    (c & CPUID1_ECX_PDCM),
+	    "CPUID.01H: DS (EDX bit 21), DTES64 (ECX bit 2), PDCM (ECX bit 15)");
+	misc = rd(0, MSR_MISC_ENABLE);
+	tap(!(misc & MISC_PEBS_UNAVAIL) && (misc & MISC_BTS_UNAVAIL),
+	    "IA32_MISC_ENABLE 0x%llx: PEBS available (bit 12 clear), BTS unavailable (bit 11 set)",
+	    (unsigned long long)misc);
+	r = rdmsr_on(0, MSR_PERF_CAPS, &caps);
+	tap(!r && caps == GRT_PERF_CAPS && rd(1, MSR_PERF_CAPS) == caps &&
+	    wrmsr_on(0, MSR_PERF_CAPS, caps) == -EIO,
+	    "IA32_PERF_CAPABILITIES = 0x%llx (PEBS trap, arch. regs, format 4, baseline), read-only",
+	    (unsigned long long)caps);
+}
+
+static void grt_test_pebs_msrs(void)
+{
+	uint64_t en = rd(0, MSR_PEBS_ENABLE), cfg = rd(0, MSR_PEBS_DATA_CFG);
+	uint64_t ds = rd(0, MSR_DS_AREA), lat;
+	int ok;
+
+	diag("PEBS_ENABLE 0x%llx, PEBS_DATA_CFG 0x%llx, DS_AREA 0x%llx, LD_LAT %llu",
+	     (unsigned long long)en, (unsigned long long)cfg,
+	     (unsigned long long)ds,
+	     (unsigned long long)rd(0, MSR_PEBS_LD_LAT));
+	wr(0, MSR_PEBS_LD_LAT, 0x1234);
+	lat = rd(0, MSR_PEBS_LD_LAT);
+	ok = wrmsr_on(0, MSR_PEBS_LD_LAT, 0x10000) == -EIO;
+	ok &= rd(0, MSR_PEBS_LD_LAT) == 0x1234;
+	ok &= wrmsr_on(0, MSR_PEBS_ENABLE, en | 1ULL << GRT_NR_GP) == -EIO;
+	ok &= wrmsr_on(0, MSR_PEBS_DATA_CFG, cfg | 1ULL << 4) == -EIO;
+	ok &= wrmsr_on(0, MSR_DS_AREA, 0x0000800000000000ULL) == -EIO;
+	ok &= rd(0, MSR_PEBS_ENABLE) == en && rd(0, MSR_PEBS_DATA_CFG) == cfg &&
+	      rd(0, MSR_DS_AREA) == ds;
+	tap(lat == 0x1234 && ok,
+	    "PEBS MSRs: LD_LAT reads back; reserved bits of LD_LAT, PEBS_ENABLE (bit 6), DATA_CFG (bit 4), a non-canonical DS_AREA fault (#GP), nothing changes");
+}
+
+static void grt_test_gp45(void)
+{
+	uint64_t gc = rd(0, MSR_GLOBAL_CTRL), v4, v5, v4b, v5b, s;
+	long n = 1000000;
+
+	wr(0, MSR_PMC0 + 4, 0);
+	wr(0, MSR_PMC0 + 5, 0);
+	wr(0, MSR_EVNTSEL0 + 4, EVTSEL_EN | EVTSEL_USR | EVTSEL_OS | EV_INSNS);
+	wr(0, MSR_EVNTSEL0 + 5, EVTSEL_EN | EVTSEL_USR | EV_INSNS);
+	wr(0, MSR_GLOBAL_CTRL, gc | 0x30);
+	user_work(n);
+	v4 = rd(0, MSR_PMC0 + 4);
+	v5 = rd(0, MSR_PMC0 + 5);
+	wr(0, MSR_GLOBAL_CTRL, (gc | 0x30) & ~0x20ULL);
+	v5 = rd(0, MSR_PMC0 + 5);
+	user_work(n);
+	v4b = rd(0, MSR_PMC0 + 4);
+	v5b = rd(0, MSR_PMC0 + 5);
+	diag("GP counter 4 (USR+OS) %llu, 5 (USR) %llu; then with GLOBAL_CTRL bit 5 clear: %llu, %llu",
+	     (unsigned long long)v4, (unsigned long long)v5,
+	     (unsigned long long)v4b, (unsigned long long)v5b);
+	tap(v4 >= (uint64_t)n && v5 >= (uint64_t)n && v4 >= v5 &&
+	    v4b - v4 >= (uint64_t)n && v5b == v5,
+	    "GP counters 4 and 5 (MSRs 0xc5/0x18a, 0xc6/0x18b) count instructions, GLOBAL_CTRL bit 5 gates counter 5");
+	/* overflow of counter 5 without PEBS: its GLOBAL_STATUS bit */
+	wr(0, MSR_GLOBAL_OVF_CTRL, 0x20);
+	wr(0, MSR_PMC0 + 5, (uint64_t)-100000);
+	wr(0, MSR_GLOBAL_CTRL, gc | 0x30);
+	user_work(100000);
+	wr(0, MSR_EVNTSEL0 + 5, 0);
+	s = rd(0, MSR_GLOBAL_STATUS);
+	tap(s & 0x20, "counter 5's 48-bit wrap sets GLOBAL_STATUS bit 5 (0x%llx)",
+	    (unsigned long long)s);
+	wr(0, MSR_GLOBAL_OVF_CTRL, 0x20);
+	/* no seventh counter: RDPMC 6 is #GP, MSR 0xc7 keeps QEMU's read-as-0 */
+	wr(0, MSR_PMC0 + 6, 0x1234);
+	tap(rd(0, MSR_PMC0 + 6) == 0, "no seventh GP counter (MSR 0xc7 does not hold a value)");
+	wr(0, MSR_EVNTSEL0 + 4, 0);
+	wr(0, MSR_GLOBAL_CTRL, gc);
+}
+
+static int grt_msr_part(int ncpu)
+{
+	grt_test_cpuid();
+	if (watchdog_on()) {
+		skip("raw MSR tests", "the NMI watchdog owns a counter (boot with nmi_watchdog=0)");
+		return 0;
+	}
+	for (int k = 0; k < ncpu; k++)
+		for (int i = 0; i < GRT_NR_GP; i++)
+			if (rd(k, MSR_EVNTSEL0 + i) & EVTSEL_EN) {
+				skip("raw MSR tests", "a perf event is using the PMU");
+				return 0;
+			}
+	if (ncpu < 2) {
+		skip("raw MSR tests", "needs CPU 0 and CPU 1");
+		return 0;
+	}
+	tap(rd(0, LEDGER_ERRATUM) == 0 && rd(0, LEDGER_SIBLING) == 0 &&
+	    rd(0, LEDGER_LEAKED) == 0,
+	    "the emulator's ledger MSRs: erratum model off, no sibling, nothing leaked");
+	grt_save(ncpu);
+	grt_test_pebs_msrs();
+	grt_test_gp45();
+	grt_restore(ncpu);
+	test_user_rdpmc_without_pce();
+	return 0;
+}
+
+/*
+ * A PEBS sampling event on the busy loop: the records the kernel took
+ * from the DS area's PEBS buffer, read from the mmapped ring buffer.
+ * @ldlat: also read MSR_PEBS_LD_LAT_THRESHOLD while the event runs.
+ */
+static void grt_pebs_sample(struct perf_event_attr *attr, const char *name,
+			    long work, int ldlat)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	size_t len = (1 + 16) * page;
+	struct perf_event_mmap_page *mp;
+	uint64_t head, off, samples = 0, exact = 0, user = 0, in_loop = 0;
+	uint64_t first_ip = 0, first_addr = 0, first_weight = 0, addrs = 0;
+	uint64_t lat = 0, count = 0, lost = 0;
+	long long pmi0, pmi1;
+	uintptr_t lo = (uintptr_t)pebs_loop, hi = lo + 0x100;
+	char *data;
+	int fd, lat_ok = 1;
+
+	attr->size = sizeof(*attr);
+	attr->disabled = 1;
+	attr->exclude_kernel = 1;
+	attr->exclude_hv = 1;
+	fd = perf_open(attr);
+	if (fd < 0) {
+		tap(0, "PEBS %s: perf_event_open: %s", name, strerror(errno));
+		return;
+	}
+	mp = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (mp == MAP_FAILED) {
+		tap(0, "PEBS %s: mmap: %s", name, strerror(errno));
+		close(fd);
+		return;
+	}
+	pmi0 = interrupts("PMI:");
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	pebs_loop(work);
+	if (ldlat)
+		lat_ok = !rdmsr_on(0, MSR_PEBS_LD_LAT, &lat);
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	pmi1 = interrupts("PMI:");
+	if (read(fd, &count, sizeof(count)) != sizeof(count))
+		count = 0;
+	head = __atomic_load_n(&mp->data_head, __ATOMIC_ACQUIRE);
+	data = (char *)mp + mp->data_offset;
+	for (off = mp->data_tail; off < head;) {
+		struct perf_event_header h;
+		uint64_t w[6];
+		size_t at = off % mp->data_size, k;
+
+		for (k = 0; k < sizeof(h); k++)
+			((char *)&h)[k] = data[(at + k) % mp->data_size];
+		if (h.size < sizeof(h))
+			break;
+		if (h.type == PERF_RECORD_SAMPLE) {
+			for (k = 0; k < sizeof(w) && sizeof(h) + k < h.size; k++)
+				((char *)w)[k] = data[(at + sizeof(h) + k) %
+						      mp->data_size];
+			/* IP, TID (pid, tid), ADDR, WEIGHT: sample_type order */
+			samples++;
+			exact += !!(h.misc & PERF_RECORD_MISC_EXACT_IP);
+			user += (h.misc & PERF_RECORD_MISC_CPUMODE_MASK) ==
+				PERF_RECORD_MISC_USER;
+			in_loop += w[0] >= lo && w[0] < hi;
+			if (samples == 1) {
+				first_ip = w[0];
+				if (attr->sample_type & PERF_SAMPLE_ADDR)
+					first_addr = w[2];
+				if (attr->sample_type & PERF_SAMPLE_WEIGHT)
+					first_weight = w[3];
+			}
+			if ((attr->sample_type & PERF_SAMPLE_ADDR) && w[2] &&
+			    w[2] < (1ULL << 47))
+				addrs++;
+		} else if (h.type == PERF_RECORD_LOST) {
+			lost++;
+		}
+		off += h.size;
+	}
+	munmap(mp, len);
+	close(fd);
+	diag("PEBS %s: count %llu, %lld PMIs, %llu samples (%llu exact IP, %llu user, %llu in the loop at 0x%lx), %llu lost records; first ip 0x%llx addr 0x%llx weight %llu",
+	     name, (unsigned long long)count, pmi1 - pmi0,
+	     (unsigned long long)samples,
+	     (unsigned long long)exact, (unsigned long long)user,
+	     (unsigned long long)in_loop, (unsigned long)lo,
+	     (unsigned long long)lost, (unsigned long long)first_ip,
+	     (unsigned long long)first_addr, (unsigned long long)first_weight);
+	tap(samples > 0 && exact == samples && user == samples,
+	    "PEBS %s: %llu PERF_RECORD_SAMPLE records, all with an exact user IP",
+	    name, (unsigned long long)samples);
+	tap(2 * in_loop > samples,
+	    "PEBS %s: most sample IPs (%llu of %llu) in the busy loop",
+	    name, (unsigned long long)in_loop, (unsigned long long)samples);
+	if (attr->sample_type & PERF_SAMPLE_ADDR)
+		tap(samples > 0 && addrs == samples,
+		    "PEBS %s: every sample has a (synthetic) user data address",
+		    name);
+	if (attr->freq)
+		tap(pmi0 >= 0 && pmi1 - pmi0 >= (long long)samples / 2,
+		    "PEBS %s: one record per buffer threshold: the records came with PMIs (%lld)",
+		    name, pmi1 - pmi0);
+	if (ldlat)
+		tap(lat_ok && lat == attr->config1,
+		    "PEBS %s: the kernel programmed MSR_PEBS_LD_LAT_THRESHOLD = %llu",
+		    name, (unsigned long long)lat);
+}
+
+static void grt_perf_pebs(void)
+{
+	struct perf_event_attr ins = {
+		.type = PERF_TYPE_HARDWARE,
+		.config = PERF_COUNT_HW_INSTRUCTIONS,
+		.sample_period = 100000, .precise_ip = 3,
+		.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID,
+	};
+	struct perf_event_attr ldlat = {
+		.type = PERF_TYPE_RAW, .config = 0x5d0, .config1 = 3,
+		.sample_period = 100000, .precise_ip = 2,
+		.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+			       PERF_SAMPLE_ADDR | PERF_SAMPLE_WEIGHT,
+	};
+	/* frequency mode: no large PEBS, the threshold is one record */
+	struct perf_event_attr freq = {
+		.type = PERF_TYPE_HARDWARE,
+		.config = PERF_COUNT_HW_INSTRUCTIONS,
+		.freq = 1, .sample_freq = 4000, .precise_ip = 3,
+		.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID,
+	};
+
+	/* the LD_LAT check reads the MSR on CPU 0 while the event runs */
+	msr_fd[0] = open("/dev/cpu/0/msr", O_RDONLY);
+	pin(0);
+	grt_pebs_sample(&ins, "instructions:ppp every 100000", 5000000, 0);
+	grt_pebs_sample(&ldlat, "load latency r5d0 ldlat=3 (precise 2) every 100000",
+			5000000, 1);
+	grt_pebs_sample(&freq, "instructions:ppp at 4000 Hz", 20000000, 0);
+	if (msr_fd[0] >= 0)
+		close(msr_fd[0]);
+	msr_fd[0] = -1;
+}
+
 static int msr_part(void)
 {
 	uint64_t erratum, sibling, thr0, thr1 = 1;
@@ -861,8 +1212,8 @@ static int msr_part(void)
 		skip("raw MSR tests", "cannot pin to CPU 0");
 		return 0;
 	}
-	if (is_amd()) {
-		int r = amd_msr_part(ncpu);
+	if (is_amd() || is_grt()) {
+		int r = is_amd() ? amd_msr_part(ncpu) : grt_msr_part(ncpu);
 
 		for (int c = 0; c < 2; c++)
 			if (msr_fd[c] >= 0)
@@ -1057,6 +1408,8 @@ static int perf_part(void)
 	    "the overflows came as PMIs (/proc/interrupts PMI: %lld -> %lld)",
 	    pmi0, pmi1);
 	perf_rdpmc();
+	if (is_grt())
+		grt_perf_pebs();
 	return 0;
 }
 

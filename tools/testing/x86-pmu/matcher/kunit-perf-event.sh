@@ -3,7 +3,9 @@
 #
 # What counter_match_kunit.c takes from the kernel beside the matcher: its
 # #include "perf_event.h" (struct event_constraint, EVENT_CONSTRAINT(),
-# PERF_X86_EVENT_PAIR, the counter index bases) and perf_assign_events(),
+# PERF_X86_EVENT_PAIR, the counter index bases), Gracemont's PEBS table
+# and fixed0_counter0_constraint (intel/ds.c, intel/core.c) and
+# perf_assign_events(),
 # the series' own, from arch/x86/events/core.c of the kernel tree with the
 # series applied (branch 'series', scripts/apply-series.sh). Nothing of it
 # is copied into this repository: the output goes to the build directory,
@@ -67,6 +69,7 @@ show arch/x86/events/perf_event_flags.h > "$out/perf_event_flags.h"
 	show arch/x86/events/perf_event.h |
 		awk '/^int perf_assign_events\(/,/;$/'
 	echo 'extern struct event_constraint intel_grt_pebs_event_constraints[];'
+	echo 'extern struct event_constraint fixed0_counter0_constraint;'
 	echo '#endif'
 } > "$out/perf_event.h"
 
@@ -84,6 +87,11 @@ show arch/x86/events/perf_event_flags.h > "$out/perf_event_flags.h"
 	# Gracemont's PEBS table, the KUnit suite's real-table cases
 	show arch/x86/events/intel/ds.c |
 		awk '/^struct event_constraint intel_grt_pebs_event_constraints\[\] = {/,/^};/'
+	# and the constraint of instructions:ppp there (intel/core.c, visible
+	# to KUnit): the kernel's definition, without VISIBLE_IF_KUNIT
+	show arch/x86/events/intel/core.c |
+		awk '/^VISIBLE_IF_KUNIT struct event_constraint fixed0_counter0_constraint =/,/;$/' |
+		sed 's/^VISIBLE_IF_KUNIT //'
 } > "$out/perf_assign_events.c"
 
 for want in 'struct event_constraint {' '#define EVENT_CONSTRAINT(' \
@@ -95,6 +103,10 @@ for want in 'struct event_constraint {' '#define EVENT_CONSTRAINT(' \
 done
 grep -q 'intel_grt_pebs_event_constraints\[\] = {' "$out/perf_assign_events.c" || {
 	echo "kunit-perf-event.sh: no intel_grt_pebs_event_constraints at '$ref' of $ksrc" >&2
+	exit 1
+}
+grep -q '^struct event_constraint fixed0_counter0_constraint =' "$out/perf_assign_events.c" || {
+	echo "kunit-perf-event.sh: no visible fixed0_counter0_constraint at '$ref' of $ksrc" >&2
 	exit 1
 }
 grep -q 'x86_counter_match' "$out/perf_assign_events.c" || {
