@@ -29,6 +29,7 @@
 #   /tests/grt/            Gracemont's PEBS set that plain 7.3 refuses (two
 #                          instructions:ppp and load latency): x86pmu-share,
 #                          perf record, perf mem
+#   /usr/bin/x86pmu-samples  guest/perf-samples.awk: perf report's samples
 #   /tests/stress/         glue_stress: the scheduling glue under random
 #                          events, knob switches and CPU hotplug
 #   /tests/fixes/          the host tests of the fixes (part 1), links to
@@ -95,6 +96,10 @@ for d in host scenarios cost topdown amd grt; do
 		esac
 	done
 done
+
+# perf report's sample headers, summed (amd/f15h.sh, grt/pebs.sh).
+install -m 755 "$GUEST/perf-samples.awk" "$ROOT/usr/bin/x86pmu-samples" ||
+	fail "cannot install perf-samples.awk"
 
 # perf stat under TCG, beside other boots on the same cores, takes seconds
 # per run: the host tests and the scenarios get more than the runner's default

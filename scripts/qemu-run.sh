@@ -322,58 +322,52 @@ if [ $matrix -eq 1 ]; then
 	done
 fi
 
+# summary RUN HEADER PROGRAM: under HEADER, the awk PROGRAM over the
+# console of each boot that runs RUN (-v b: the boot, k: its kernel); the
+# serial console ends its lines with carriage returns.
+summary() {
+	local b name kernel run shown=0
+
+	for b in "${BOOTS[@]}"; do
+		IFS='|' read -r name kernel _ _ run _ <<< "$b"
+		[[ ",$run," = *,$1,* ]] || continue
+		[ $shown -eq 1 ] || { echo; echo "$2"; shown=1; }
+		tr -d '\r' < "$RESULTS/boot-$name.console" |
+			awk -v b="$name" -v k="$(label "$kernel")" "$3"
+	done
+}
+
 # The family 15h sets (amd/f15h.sh), the series beside plain 7.3:
 # whether the kernel applies family 15h's constraint table; per set, the
 # lowest share of its time an event counted as a single event, and
 # whether the group counted; the record's events with samples.
-shown=0
-for b in "${BOOTS[@]}"; do
-	IFS='|' read -r name kernel _ _ run _ <<< "$b"
-	[[ ",$run," = *,amd,* ]] || continue
-	[ $shown -eq 1 ] || {
-		echo
-		echo "AMD family 15h, sets of six that fit (table: family 15h's constraints applied; singles: lowest share counted):"
-		shown=1
-	}
-	# the serial console ends its lines with carriage returns
-	tr -d '\r' < "$RESULTS/boot-$name.console" | awk -v b="$name" -v k="$(label "$kernel")" '
-		$2 == "f15h" && $3 == "set" && $5 == "singles" { s[$4] = $NF "%" }
-		$2 == "f15h" && $3 == "set" && $5 == "group" && $6 == "counted" { g[$4] = $7 }
-		$2 == "f15h" && $3 == "table" { t = $5 }
-		$2 == "f15h" && $3 == "record" { r = $11 "/" $7 }
-		END {
-			line = sprintf("  %-9s %-9s table %s;", b, k, t == "" ? "-" : t)
-			for (i = 1; i <= 3; i++)
-				line = line sprintf(" set %d: %s, group %s;", i,
-						    i in s ? s[i] : "-", i in g ? g[i] : "-")
-			print line " record: " (r == "" ? "-" : r) " events sampled"
-		}'
-done
+summary amd "AMD family 15h, sets of six that fit (table: family 15h's constraints applied; singles: lowest share counted):" '
+	$2 == "f15h" && $3 == "set" && $5 == "singles" { s[$4] = $NF "%" }
+	$2 == "f15h" && $3 == "set" && $5 == "group" && $6 == "counted" { g[$4] = $7 }
+	$2 == "f15h" && $3 == "table" { t = $5 }
+	$2 == "f15h" && $3 == "record" { r = $11 "/" $7 }
+	END {
+		line = sprintf("  %-9s %-9s table %s;", b, k, t == "" ? "-" : t)
+		for (i = 1; i <= 3; i++)
+			line = line sprintf(" set %d: %s, group %s;", i,
+					    i in s ? s[i] : "-", i in g ? g[i] : "-")
+		print line " record: " (r == "" ? "-" : r) " events sampled"
+	}'
 
 # Gracemont's PEBS set (grt/pebs.sh), the series beside plain 7.3: the
 # lowest share of its time an event counted, alone and in the group
 # (x86pmu-share: what perf stat would print); the records' events with
 # samples, alone and as a group; perf mem's samples.
-shown=0
-for b in "${BOOTS[@]}"; do
-	IFS='|' read -r name kernel _ _ run _ <<< "$b"
-	[[ ",$run," = *,grt,* ]] || continue
-	[ $shown -eq 1 ] || {
-		echo
-		echo "Gracemont, load latency and two instructions:ppp (share: lowest share counted, events counted; record: events sampled):"
-		shown=1
-	}
-	tr -d '\r' < "$RESULTS/boot-$name.console" | awk -v b="$name" -v k="$(label "$kernel")" '
-		$2 == "grt" && $3 == "share" { s[$4] = $10 "%, " $8 "/3 counted" }
-		$2 == "grt" && $3 == "record" { r[$4] = $10 "/3" }
-		$2 == "grt" && $3 == "mem" { m = $6 }
-		END {
-			printf "  %-9s %-9s singles %s; group %s; record %s, as a group %s; perf mem %s samples\n",
-			       b, k, "singles" in s ? s["singles"] : "-", "group" in s ? s["group"] : "-",
-			       "singles" in r ? r["singles"] : "-", "group" in r ? r["group"] : "-",
-			       m == "" ? "-" : m
-		}'
-done
+summary grt "Gracemont, load latency and two instructions:ppp (share: lowest share counted, events counted; record: events sampled):" '
+	$2 == "grt" && $3 == "share" { s[$4] = $10 "%, " $8 "/3 counted" }
+	$2 == "grt" && $3 == "record" { r[$4] = $10 "/3" }
+	$2 == "grt" && $3 == "mem" { m = $6 }
+	END {
+		printf "  %-9s %-9s singles %s; group %s; record %s, as a group %s; perf mem %s samples\n",
+		       b, k, "singles" in s ? s["singles"] : "-", "group" in s ? s["group"] : "-",
+		       "singles" in r ? r["singles"] : "-", "group" in r ? r["group"] : "-",
+		       m == "" ? "-" : m
+	}'
 
 # The fixes' host tests, before (plain 7.3) and after (part 1): each must
 # fail before and pass after, or it proves nothing (fixes.tap).

@@ -56,33 +56,30 @@ static void run(const char *name, void (*fn)(void))
 static struct xpmu_core core;
 static struct xpmu_now now;
 
-static void world(bool erratum, bool two_threads)
+static void world_kind(enum xpmu_kind kind, bool erratum, bool two_threads)
 {
     memset(&now, 0, sizeof(now));
     now.ns = 1000;
     now.insns[0] = 5000;
     now.insns[1] = 7000;
     now.cpl = -1;
-    xpmu_core_init(&core, erratum, now.ns);
+    xpmu_core_init_kind(&core, kind, erratum, now.ns);
     xpmu_thread_attach(&core, 0, now.insns[0], 0);
     if (two_threads) {
         xpmu_thread_attach(&core, 1, now.insns[1], 0);
     }
 }
 
+/* The Intel version 3 PMU, with or without the erratum */
+static void world(bool erratum, bool two_threads)
+{
+    world_kind(XPMU_INTEL, erratum, two_threads);
+}
+
 /* The same with the AMD family 15h core PMU */
 static void world_amd(bool two_threads)
 {
-    memset(&now, 0, sizeof(now));
-    now.ns = 1000;
-    now.insns[0] = 5000;
-    now.insns[1] = 7000;
-    now.cpl = -1;
-    xpmu_core_init_kind(&core, XPMU_AMD_F15H, true, now.ns);
-    xpmu_thread_attach(&core, 0, now.insns[0], 0);
-    if (two_threads) {
-        xpmu_thread_attach(&core, 1, now.insns[1], 0);
-    }
+    world_kind(XPMU_AMD_F15H, true, two_threads);
 }
 
 /* Thread @thr retires @n instructions; time moves by @ns. */
@@ -1207,16 +1204,7 @@ static void test_amd_no_erratum(void)
 /* The little world with the Gracemont PMU */
 static void world_grt(bool two_threads)
 {
-    memset(&now, 0, sizeof(now));
-    now.ns = 1000;
-    now.insns[0] = 5000;
-    now.insns[1] = 7000;
-    now.cpl = -1;
-    xpmu_core_init_kind(&core, XPMU_INTEL_GRT, true, now.ns);
-    xpmu_thread_attach(&core, 0, now.insns[0], 0);
-    if (two_threads) {
-        xpmu_thread_attach(&core, 1, now.insns[1], 0);
-    }
+    world_kind(XPMU_INTEL_GRT, true, two_threads);
 }
 
 /* A settle of thread @thr at the current instant (no MSR op) */

@@ -156,16 +156,7 @@ perf record -q -c $PERIOD -C 0 -e "{$SET1}" -o /tmp/f15h.data -- sleep "$RECORD_
 	{ [ "$expect" != placed ] || fail "perf record failed"; }
 perf report -i /tmp/f15h.data --no-group --stdio --sort cpu > /tmp/f15h-report.txt 2>&1
 grep '^# Samples' /tmp/f15h-report.txt
-set -- $(awk '
-	/^# Samples: / {
-		s = $3
-		if (s ~ /K$/) { sub(/K$/, "", s); s *= 1000 }
-		if (s ~ /M$/) { sub(/M$/, "", s); s *= 1000000 }
-		events++
-		sampled += s > 0
-		total += s
-	}
-	END { printf "%d %d %d\n", events, sampled, total }' /tmp/f15h-report.txt)
+set -- $(x86pmu-samples /tmp/f15h-report.txt)
 echo "f15h record set 1 events 6 reported $1 sampled $2 samples $3"
 if [ "$expect" = placed ]; then
 	[ "$1" = 6 ] || fail "record: $1 events in perf report, not 6"

@@ -109,16 +109,7 @@ record() {
 		{ [ "$expect" != placed ] || fail "$1 record: perf record failed"; }
 	perf report -i /tmp/grt.data --no-group --stdio --sort cpu > /tmp/grt-report.txt 2>&1
 	grep '^# Samples' /tmp/grt-report.txt
-	set -- "$1" $(awk '
-		/^# Samples: / {
-			s = $3
-			if (s ~ /K$/) { sub(/K$/, "", s); s *= 1000 }
-			if (s ~ /M$/) { sub(/M$/, "", s); s *= 1000000 }
-			events++
-			sampled += s > 0
-			total += s
-		}
-		END { printf "%d %d %d\n", events, sampled, total }' /tmp/grt-report.txt)
+	set -- "$1" $(x86pmu-samples /tmp/grt-report.txt)
 	echo "grt record $1 events 3 reported $2 sampled $3 samples $4"
 	rm -f /tmp/grt.data
 	[ "$expect" = placed ] || return 0
