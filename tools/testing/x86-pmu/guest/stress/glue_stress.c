@@ -31,9 +31,18 @@
  *    not take effect and every half list of the thread stays off the
  *    counters: the enabled time of the half lists a thread closes in a row
  *    without running stays under HALF_STARVED_NS (500 ms, ten times the
- *    longest list), and the half lists run at least 80% of their enabled
- *    time taken together (90-98% measured, a stuck thread takes it far
- *    lower; plain 7.3 gets about 92%);
+ *    longest list), and the half lists run at least 60% of their enabled
+ *    time taken together (HALF_MIN_SHARE). A thread stuck at 0% takes that
+ *    to about half or less; a working arbitration gives 77-98%, and plain
+ *    7.3 about 92%: the share follows how busy the machine running the
+ *    emulated host is (a sibling the machine does not run gives nothing
+ *    back), and make check runs its boots beside one another and beside
+ *    kernel builds. It went below 80%, the earlier bound, in one make
+ *    check (77.3% on ivb-ht, 43 lists) and one development boot (78.6%),
+ *    and did not move when the arbitration published no demand at all
+ *    (92.5% against 85.1% in two boots side by side): the share is a
+ *    floor against a stuck thread, the bound on the stretch not running
+ *    is the test of the 0% bug;
  *  - at the end, with everything closed and the NMI watchdog off (its
  *    event is not the stress's, and may sit on a GP counter), each thread
  *    can run four pinned corrupting events at once, which needs every
@@ -95,6 +104,8 @@ static uint64_t half_enabled, half_running;
 static double half_worst = 1;
 /* Per thread: the half lists closed in a row that never ran. */
 #define HALF_STARVED_NS	500000000ULL
+/* The half lists' share of their enabled time on counters, at least (%) */
+#define HALF_MIN_SHARE	60
 static uint64_t half_starved[2], half_starved_max;
 static int half_starved_cpu = -1;
 static pthread_mutex_t half_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -702,10 +713,10 @@ int main(int argc, char **argv)
 	    reads, running_gt_enabled);
 	tap(backwards == 0, "counts and times never go backwards (%ld seen)", backwards);
 	tap(!half_lists || (half_starved_max < HALF_STARVED_NS &&
-			    half_running >= 0.8 * half_enabled),
-	    "a thread asking for at most half of the counters runs: %ld lists, %.1f%% of their time (>= 80%%), lowest %.1f%%, longest stretch not running %.0f ms (CPU %d, < %llu ms)",
+			    half_running >= HALF_MIN_SHARE / 100.0 * half_enabled),
+	    "a thread asking for at most half of the counters runs: %ld lists, %.1f%% of their time (>= %d%%), lowest %.1f%%, longest stretch not running %.0f ms (CPU %d, < %llu ms)",
 	    half_lists, half_enabled ? 100.0 * half_running / half_enabled : 100,
-	    100 * half_worst, half_starved_max / 1e6, half_starved_cpu,
+	    HALF_MIN_SHARE, 100 * half_worst, half_starved_max / 1e6, half_starved_cpu,
 	    HALF_STARVED_NS / 1000000);
 	tap(free0 == 4 && free1 == 4,
 	    "all closed (NMI watchdog off too): 4 pinned corrupting events run alone on each thread (%d, %d)",
