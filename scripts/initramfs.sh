@@ -24,6 +24,8 @@
 #   /tests/cost/           the kernel's instructions per context switch
 #                          with perf events (the emulator's count)
 #   /tests/topdown/        perf --topdown, TopdownL1/L2 and a many-group record
+#   /tests/lone/           single events beside a corrupting sibling, the NMI
+#                          watchdog on and off (x86pmu-lone)
 #   /tests/amd/            the AMD family 15h sets that plain 7.3 refuses
 #                          (the sets plain 7.3 refuses): perf stat, perf record
 #   /tests/grt/            Gracemont's PEBS set that plain 7.3 refuses (two
@@ -85,7 +87,7 @@ done
 [ -x "$PERF_OUT/perf" ] || fail "no perf at ${PERF_OUT#"$TOP"/}/perf: run scripts/build-perf.sh"
 cp "$PERF_OUT/perf" "$ROOT/usr/bin/perf"
 
-for d in host scenarios cost topdown amd grt; do
+for d in host scenarios cost topdown lone amd grt; do
 	mkdir -p "$ROOT/tests/$d"
 	for f in "$GUEST/$d"/*; do
 		case $f in
@@ -112,6 +114,7 @@ echo "timeout=900" > "$ROOT/tests/scenarios/settings"
 echo "timeout=600" > "$ROOT/tests/cost/settings"
 echo "timeout=600" > "$ROOT/tests/topdown/settings"
 echo "timeout=300" > "$ROOT/tests/amd/settings"
+echo "timeout=300" > "$ROOT/tests/lone/settings"
 echo "timeout=300" > "$ROOT/tests/grt/settings"
 
 # The fixes' host tests, where they exist.

@@ -68,6 +68,10 @@ ALL=perf_events,host,scenarios,stress
 # perf record; scripts/topdown-table.sh) runs on the three affected hosts
 # with the series (hsw-ht-scen, snb-ht, ivb-ht) and with plain 7.3
 # (hsw-ht-7.3, and snb-ht-7.3 and ivb-ht-7.3, which run nothing else).
+# lone/lone.sh (single events beside four corrupting events on the
+# sibling, the NMI watchdog on and off; scripts/lone-table.sh) runs on the
+# three affected hosts with the series, part 1 alone (hsw-ht-fixes,
+# snb-ht-fixes, ivb-ht-fixes) and plain 7.3; hsw-ht-rfc runs it for part 4.
 # The cost-* boots measure the kernel's instructions per context switch
 # (cost/cost.sh, scripts/switch-cost.sh): the series and plain 7.3 built
 # alike (the cost and mainline kernels), HT on and off.
@@ -107,19 +111,21 @@ F15H=Opteron_G5,pmu=on,-xsave
 # The Gracemont host (qemu/README.md: family 6 model 0xbe, PEBS).
 GRT=Skylake-Client,model=190,pmu=on
 BOOTS=(
-	"hsw-ht|series|Haswell,pmu=on|$HT|perf_events,host,stress|$KUNIT|count"
+	"hsw-ht|series|Haswell,pmu=on|$HT|perf_events,host,lone,stress|$KUNIT|count"
 	"hsw-ht-scen|series|Haswell,pmu=on|$HT|scenarios,topdown|$NOKUNIT|count"
-	"hsw-ht-7.3|mainline|Haswell,pmu=on|$HT|perf_events,host,stress,topdown|$NOKUNIT $LIGHT HALF_GROUPS=50 x86pmu.stress=30|info"
-	"hsw-ht-rfc|rfc|Haswell,pmu=on|$HT|perf_events,host,stress|$KUNIT $RFC HALF_GROUPS=50 x86pmu.stress=30|count"
-	"snb-ht|series|SandyBridge,pmu=on|$HT|perf_events,host,stress,topdown|$NOKUNIT $MODEL HALF_GROUPS=50 x86pmu.stress=30|count"
-	"ivb-ht|series|IvyBridge,pmu=on|$HT|perf_events,host,stress,topdown|$NOKUNIT $MODEL HALF_GROUPS=50 x86pmu.stress=30|count"
-	"snb-ht-7.3|mainline|SandyBridge,pmu=on|$HT|topdown|$NOKUNIT|info"
-	"ivb-ht-7.3|mainline|IvyBridge,pmu=on|$HT|topdown|$NOKUNIT|info"
+	"hsw-ht-7.3|mainline|Haswell,pmu=on|$HT|perf_events,host,lone,stress,topdown|$NOKUNIT $LIGHT HALF_GROUPS=50 x86pmu.stress=30|info"
+	"hsw-ht-rfc|rfc|Haswell,pmu=on|$HT|perf_events,host,lone,stress|$KUNIT $RFC HALF_GROUPS=50 x86pmu.stress=30|count"
+	"snb-ht|series|SandyBridge,pmu=on|$HT|perf_events,host,lone,stress,topdown|$NOKUNIT $MODEL HALF_GROUPS=50 x86pmu.stress=30|count"
+	"ivb-ht|series|IvyBridge,pmu=on|$HT|perf_events,host,lone,stress,topdown|$NOKUNIT $MODEL HALF_GROUPS=50 x86pmu.stress=30|count"
+	"snb-ht-7.3|mainline|SandyBridge,pmu=on|$HT|lone,topdown|$NOKUNIT|info"
+	"ivb-ht-7.3|mainline|IvyBridge,pmu=on|$HT|lone,topdown|$NOKUNIT|info"
 	"skl-ht|series|Skylake-Client,pmu=on|$HT|perf_events,host|$NOKUNIT $LIGHT HALF_GROUPS=20|count"
 	"hsw-ht-6.12|lts|Haswell,pmu=on|$HT|perf_events|$KUNIT|count"
 	"hsw-noht|series|Haswell,pmu=on|$NOHT|perf_events|$NOKUNIT $LIGHT|count"
 	"nopmu|series|-|2|perf_events|$NOKUNIT $LIGHT|count"
-	"hsw-ht-fixes|fixes|Haswell,pmu=on|$HT|fixes|$KUNIT|count"
+	"hsw-ht-fixes|fixes|Haswell,pmu=on|$HT|fixes,lone|$KUNIT|count"
+	"snb-ht-fixes|fixes|SandyBridge,pmu=on|$HT|lone|$NOKUNIT|count"
+	"ivb-ht-fixes|fixes|IvyBridge,pmu=on|$HT|lone|$NOKUNIT|count"
 	"cost-ht|cost|Haswell,pmu=on|$HT|cost|$NOKUNIT|count"
 	"cost-noht|cost|Haswell,pmu=on|$NOHT|cost|$NOKUNIT|count"
 	"cost-ht-7.3|mainline|Haswell,pmu=on|$HT|cost|$NOKUNIT|info"
@@ -198,7 +204,7 @@ if [ $build_only -eq 0 ]; then
 		rm -f "$RESULTS/boot-$name".* "$(kunit_tap "$name")" "$RESULTS/kunit-$name".{json,log}
 	done
 	rm -f "$RESULTS"/kunit.json "$RESULTS"/kunit.log "$RESULTS"/host-vs-sim.tap "$RESULTS"/switch-cost.tap \
-		"$RESULTS"/topdown.tap
+		"$RESULTS"/topdown.tap "$RESULTS"/lone.tap
 	[ $matrix -eq 1 ] && [ -z "$only" ] && rm -f "$RESULTS"/emulator-guest.tap
 fi
 
@@ -469,6 +475,15 @@ if [[ "${BOOTS[*]}" == *"hsw-ht-scen|"* ]]; then
 	"$TOP/scripts/topdown-table.sh" > "$RESULTS/topdown.tap"
 	cat "$RESULTS/topdown.tap"
 	grep -q '^not ok' "$RESULTS/topdown.tap" && status=1
+fi
+
+# Single events beside a corrupting sibling, the NMI watchdog on and off:
+# the series, part 1 alone and parts 1-4 beside plain 7.3.
+if [[ "${BOOTS[*]}" == *"|lone"* || "${BOOTS[*]}" == *",lone"* ]]; then
+	step "single events beside a corrupting sibling, NMI watchdog on and off, beside plain 7.3"
+	"$TOP/scripts/lone-table.sh" > "$RESULTS/lone.tap"
+	cat "$RESULTS/lone.tap"
+	grep -q '^not ok' "$RESULTS/lone.tap" && status=1
 fi
 
 # KUnit: what each boot with KUnit printed before /init started, parsed by

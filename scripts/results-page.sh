@@ -135,6 +135,15 @@ between() {
 		tap_lines "$R/topdown.tap" | block
 	fi
 
+	section "Single events beside a corrupting sibling, the NMI watchdog on and off" \
+		"scripts/lone-table.sh (lone/lone.sh in the boots hsw-ht, snb-ht, ivb-ht, hsw-ht-fixes, snb-ht-fixes, ivb-ht-fixes, hsw-ht-$MAINLINE, snb-ht-$MAINLINE, ivb-ht-$MAINLINE, hsw-ht-rfc)" \
+		"the series (parts 1-3), fixes (part 1), rfc (parts 1-4) and mainline kernels"
+	if have "$R/lone.tap"; then
+		sed -n '/^|/p' "$R/lone.tap"
+		echo
+		tap_lines "$R/lone.tap" | block
+	fi
+
 	section "KUnit through kunit.py on the emulated affected host" "scripts/kunit-qemu.sh (make kunit-qemu)" \
 		"the series kernel (parts 1-3)"
 	if have "$R/kunit-qemu.tap"; then

@@ -18,7 +18,9 @@
  *    that need a GP counter: they need counters the sibling leaves
  *    Unused, while its other events may share the sibling's Shared ones.
  *    A window without corrupting events was stopped by eXclusive
- *    counters: then all its events that need a GP counter count. Events
+ *    counters: then all its events that need a GP counter count (those
+ *    that may use a fixed counter too, once the fixed counters they may
+ *    use are taken by the events before them). Events
  *    of the window that are already placed count too: they sit on
  *    counters the sibling does not hold, and a budget of nr_gp - d only
  *    leaves d such counters, so a demand of the missing events alone
@@ -227,15 +229,27 @@ EXPORT_SYMBOL_IF_KUNIT(xsu_arb_note);
 bool xsu_arb_end(struct xsu_arb *arb, int tid, u64 unplaced, u64 held,
 		 u64 sibling_held, unsigned long now, unsigned long hold)
 {
-	u64 gp_all = GENMASK_ULL(arb->nr_gp - 1, 0), first;
+	u64 gp_all = GENMASK_ULL(arb->nr_gp - 1, 0), fixed_used = 0, first;
 	int n = arb->n[tid], sib = tid ^ 1, gp = 0, corrupting = 0, group = 0;
 	int used, i;
 
 	if (n < X86_MATCH_MAX_EVENTS)
 		unplaced &= BIT_ULL(n) - 1;
 
+	/*
+	 * An event that may also use a fixed counter needs a GP counter
+	 * only when the events before it took its fixed counters: a lone
+	 * cycles event beside the NMI watchdog's, which holds fixed
+	 * counter 1, waits for a GP counter like any other.
+	 */
 	for (i = 0; i < n; i++) {
-		if (arb->mask[tid][i] & ~XSU_ARB_GP_MASK)
+		u64 fixed = arb->mask[tid][i] & ~XSU_ARB_GP_MASK & ~fixed_used;
+
+		if (fixed) {
+			fixed_used |= BIT_ULL(__ffs64(fixed));
+			continue;
+		}
+		if (!(arb->mask[tid][i] & gp_all))
 			continue;
 		gp++;
 		group += i >= arb->first[tid];

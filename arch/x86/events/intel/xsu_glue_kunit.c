@@ -55,6 +55,7 @@
 #define GLUE_BRANCHES		0x00c4	/* BR_INST_RETIRED.ALL_BRANCHES */
 #define GLUE_MISPREDICTS	0x00c5	/* BR_MISP_RETIRED.ALL_BRANCHES */
 #define GLUE_PREC_DIST		0x01c0	/* INST_RETIRED.PREC_DIST: counter 1 */
+#define GLUE_INSTRUCTIONS	0x00c0	/* INST_RETIRED.ANY: fixed counter 0 or GP */
 
 /* The emulator's ledger, per core (qemu/README.md). */
 #define GLUE_MSR_LEAKED		0x58504d00
@@ -1206,6 +1207,40 @@ static void glue_demand_ends_with_the_corrupting_events(struct kunit *test)
 		KUNIT_EXPECT_TRUE(test, xsu_glue_running(b[i]));
 }
 
+/*
+ * An event that may use a fixed counter or a GP counter, whose fixed
+ * counter another event of its thread holds, needs a GP counter like any
+ * other: with the NMI watchdog's cycles on fixed counter 1, a user's
+ * cycles beside a sibling holding every GP counter with corrupting events
+ * never ran. The same with instructions and fixed counter 0, which the
+ * watchdog leaves alone, so that the case holds whether it runs or not:
+ * HT1's pinned instructions takes fixed counter 0, and its flexible one
+ * must get a GP counter from HT0.
+ */
+static void glue_fixed_counter_taken_gets_a_gp_counter(struct kunit *test)
+{
+	struct xsu_glue *g = test->priv;
+	struct xsu_glue_ledger ledger;
+	struct perf_event *x[4], *f, *e;
+	int ret;
+
+	xsu_glue_ledger(g, &ledger);
+	xsu_glue_hold_all(g, x, 4);
+	f = xsu_glue_event(g, 1, GLUE_INSTRUCTIONS, true);
+	perf_event_enable(f);
+	ret = xsu_glue_wait_active(f);
+	KUNIT_ASSERT_EQ_MSG(test, ret, 0, "HT1's pinned instructions never ran");
+	KUNIT_ASSERT_EQ(test, xsu_glue_counter(f), INTEL_PMC_IDX_FIXED);
+
+	e = xsu_glue_event(g, 1, GLUE_INSTRUCTIONS, false);
+	perf_event_enable(e);
+	ret = xsu_glue_wait_active(e);
+	KUNIT_EXPECT_EQ_MSG(test, ret, 0,
+			    "HT1's second instructions never got a GP counter");
+	KUNIT_EXPECT_LT(test, xsu_glue_counter(e), GLUE_NR_GP);
+	xsu_glue_expect_no_leak(g, &ledger);
+}
+
 static struct kunit_case x86_intel_xsu_glue_cases[] = {
 	KUNIT_CASE_SLOW(glue_protocol_real_events),
 	KUNIT_CASE_SLOW(glue_pinned_reclaims_held_counter),
@@ -1218,6 +1253,7 @@ static struct kunit_case x86_intel_xsu_glue_cases[] = {
 	KUNIT_CASE_SLOW(glue_budget_spares_pinned_events),
 	KUNIT_CASE_SLOW(glue_knob_cycle_forgets_demands),
 	KUNIT_CASE_SLOW(glue_demand_ends_with_the_corrupting_events),
+	KUNIT_CASE_SLOW(glue_fixed_counter_taken_gets_a_gp_counter),
 	{}
 };
 

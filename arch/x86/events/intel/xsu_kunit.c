@@ -1011,6 +1011,30 @@ static void arb_demand_only_when_static_fits(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, arb->demand[0], 1);
 }
 
+/*
+ * cycles may use fixed counter 1 or any GP counter. Beside the NMI
+ * watchdog's cycles, pinned on fixed counter 1, a user's cycles needs a
+ * GP counter: a sibling holding all four with corrupting events must give
+ * one back, or the user's event never runs.
+ */
+static void arb_fixed_counter_taken_needs_gp(struct kunit *test)
+{
+	const u64 cycles = 0xf | BIT_ULL(33);
+	const u64 two[] = { cycles, cycles }, one[] = { cycles };
+	struct xsu_arb *arb = arb_new(test);
+
+	xsu_arb_init(arb, 4);
+	KUNIT_EXPECT_TRUE(test, arb_fail(arb, 0, two, 0, 2, 0, 0xf, 10));
+	KUNIT_EXPECT_EQ(test, arb->demand[0], 1);
+	KUNIT_EXPECT_EQ(test, xsu_arb_gpmax(arb, 1, 4, 10), 3);
+	KUNIT_EXPECT_EQ(test, arb->want[0], 0);
+
+	/* Alone, it has fixed counter 1: it waits for no GP counter. */
+	xsu_arb_init(arb, 4);
+	KUNIT_EXPECT_FALSE(test, arb_fail(arb, 0, one, 0, 1, 0, 0xf, 10));
+	KUNIT_EXPECT_EQ(test, arb->demand[0], 0);
+}
+
 static void arb_kick_once_and_tied_counters(struct kunit *test)
 {
 	const u64 tied[] = { 0xf, 0x2 };	/* e.g. a PEBS event on c1 */
@@ -1220,6 +1244,7 @@ static struct kunit_case x86_intel_xsu_arb_cases[] = {
 	KUNIT_CASE(arb_budget_table),
 	KUNIT_CASE(arb_demand_and_lapse),
 	KUNIT_CASE(arb_demand_only_when_static_fits),
+	KUNIT_CASE(arb_fixed_counter_taken_needs_gp),
 	KUNIT_CASE(arb_committed_pass_renews),
 	KUNIT_CASE(arb_demand_stands_while_holding),
 	KUNIT_CASE(arb_demand_lapses_without_corrupting_events),
