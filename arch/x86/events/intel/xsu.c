@@ -343,25 +343,28 @@ EXPORT_SYMBOL_IF_KUNIT(xsu_settle);
 
 /**
  * xsu_wait_settle() - a failed pass may have met counters being left
- * @xc:  the core's state
- * @tid: the scheduling thread, whose pass failed
+ * @xc:    the core's state
+ * @tid:   the scheduling thread, whose pass failed
+ * @asked: the sibling is being asked to reschedule and give counters back
  *
  * When the sibling's states still cover counters outside its placement
- * (it is between a reschedule and xsu_settle()), the pass may have failed
- * on counters about to become Unused: the sibling's next xsu_settle() then
- * reports it, so that this thread can be made to retry.
+ * (it is between a reschedule and xsu_settle()), or when it is being asked
+ * to leave counters, the pass may have failed on counters about to become
+ * Unused: the sibling's next xsu_settle() then reports it, so that this
+ * thread can be made to retry at once rather than at its next pass.
  *
  * Context: between xsu_begin() and xsu_end() of a pass that applies masks.
  * Return: true when the sibling will report its settling.
  */
-bool xsu_wait_settle(struct xsu_core *xc, int tid)
+bool xsu_wait_settle(struct xsu_core *xc, int tid, bool asked)
 {
 	struct xsu_thread *sib = &xc->thread[tid ^ 1];
 
 	if (!xc->thread[tid].pass_enabled)
 		return false;
 	lockdep_assert_held(&xc->lock);
-	if (sib->excl == sib->place_excl && sib->shared == sib->place_shared)
+	if (!asked && sib->excl == sib->place_excl &&
+	    sib->shared == sib->place_shared)
 		return false;
 	sib->notify = true;
 	return true;

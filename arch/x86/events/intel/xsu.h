@@ -124,7 +124,7 @@ void xsu_commit(struct xsu_core *xc, int tid, int cntr, bool corrupting,
 void xsu_end(struct xsu_core *xc, int tid);
 void xsu_release(struct xsu_core *xc, int tid, int cntr);
 bool xsu_settle(struct xsu_core *xc, int tid);
-bool xsu_wait_settle(struct xsu_core *xc, int tid);
+bool xsu_wait_settle(struct xsu_core *xc, int tid, bool asked);
 u64 xsu_hold(struct xsu_core *xc, int tid);
 void xsu_account(struct xsu_core *xc, int tid, int delta);
 

@@ -227,7 +227,7 @@ static void move_keeps_old_counter_until_settled(struct kunit *test)
 	/* HT1 failed on a counter HT0 is leaving: HT0 will report settling */
 	local_irq_save(flags);
 	xsu_begin(xc, 1, false);
-	waits = xsu_wait_settle(xc, 1);
+	waits = xsu_wait_settle(xc, 1, false);
 	xsu_end(xc, 1);
 	first = xsu_settle(xc, 0);
 	again = xsu_settle(xc, 0);
@@ -241,10 +241,26 @@ static void move_keeps_old_counter_until_settled(struct kunit *test)
 	/* settled: nothing to wait for */
 	local_irq_save(flags);
 	xsu_begin(xc, 0, false);
-	waits = xsu_wait_settle(xc, 0);
+	waits = xsu_wait_settle(xc, 0, false);
 	xsu_end(xc, 0);
 	local_irq_restore(flags);
 	KUNIT_EXPECT_FALSE(test, waits);
+	/*
+	 * Unless HT1 is being asked to give counters back: its next settle,
+	 * once it has, reports it, and only that one.
+	 */
+	local_irq_save(flags);
+	xsu_begin(xc, 0, false);
+	waits = xsu_wait_settle(xc, 0, true);
+	xsu_end(xc, 0);
+	xsu_release(xc, 1, 0);
+	first = xsu_settle(xc, 1);
+	xsu_release(xc, 1, 0);
+	again = xsu_settle(xc, 1);
+	local_irq_restore(flags);
+	KUNIT_EXPECT_TRUE(test, waits);
+	KUNIT_EXPECT_TRUE(test, first);
+	KUNIT_EXPECT_FALSE(test, again);
 }
 
 /*
@@ -270,7 +286,7 @@ static void settle_reports_once(struct kunit *test)
 	xsu_txn(xc, 1, &b, false, dyn);
 	local_irq_save(flags);
 	xsu_begin(xc, 1, false);
-	waits = xsu_wait_settle(xc, 1);
+	waits = xsu_wait_settle(xc, 1, false);
 	xsu_end(xc, 1);
 	local_irq_restore(flags);
 	KUNIT_ASSERT_TRUE(test, waits);
