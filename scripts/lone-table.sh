@@ -16,21 +16,22 @@
 # 0% of their time. Then TAP, one line per host for the series and for
 # parts 1-4: with the watchdog on and off, every case ran, none at 0%, and
 # each at least as much of its time as on plain 7.3 less TOL percentage
-# points (default 5). The series places an event that finds every GP
+# points (default 10). The series places an event that finds every GP
 # counter held by the sibling's corrupting events once the sibling has
 # given one back: an interrupt there, a reschedule, and a retry here,
 # where plain 7.3 has capped the sibling at half before anyone asks. On
-# the emulated host, KASAN on, that handover takes 5-35 ms of the event's
-# enabled time (a per-task event enabled about 500 ms of a 1 s case:
-# 93-99%); on silicon, microseconds. A case at 0% is the defect this
-# guards against (a cycles event beside the NMI watchdog's, which never
-# ran).
+# the emulated host, KASAN on, that handover took 2-50 ms of the event's
+# enabled time in development boots (a per-task event is enabled about
+# 500 ms of a 1 s case beside the load loop: 92-99%, the first case of a
+# boot the lowest); on silicon it is microseconds. A case at 0% is the
+# defect this guards against (a cycles event beside the NMI watchdog's,
+# which never ran).
 #
-# Usage: [TOL=5] lone-table.sh [RESULTS_DIR] (default build/results)
+# Usage: [TOL=10] lone-table.sh [RESULTS_DIR] (default build/results)
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
-python3 - "${1:-$RESULTS}" "$MAINLINE" "${TOL:-5}" <<'PY'
+python3 - "${1:-$RESULTS}" "$MAINLINE" "${TOL:-10}" <<'PY'
 import re, sys
 
 rdir, mainline, tol = sys.argv[1], sys.argv[2], float(sys.argv[3])
