@@ -144,8 +144,7 @@ base_assign=$(frame "$B/core.su" '^(perf_assign_events|perf_sched_)')
 base_stop=$(frame "$B/intel/core.su" '^intel_stop_scheduling$')
 echo "# frame: series" >> "$RESULTS/bisect-frames.txt"
 sched=$(frame "$S/core.su" '^x86_schedule_events$')
-match=$(frame "$S/counter_match.su" '^(x86_counter_match_in|match_)' \
-	'^match_slow_on_stack$')
+match=$(frame "$S/counter_match.su" '^(x86_counter_match_in|match_)')
 stop=$(frame "$S/intel/core.su" '^intel_stop_scheduling$')
 arb=$(frame "$S/intel/xsu_arb.su" '^xsu_arb_end$')
 cat "$RESULTS/bisect-frames.txt"
@@ -160,8 +159,10 @@ else
 	echo "# matcher: stack-chain.sh failed, all its frames summed: $msum"
 fi
 # The arbitration's check: the matcher without paired events.
+# x86_counter_match_count() passes no paired event: match_pairs() is a
+# branch it never takes.
 if fchain=$("$TOP/scripts/stack-chain.sh" "$S/counter_match.o" \
-	"$S/counter_match.su" x86_counter_match_count) &&
+	"$S/counter_match.su" x86_counter_match_count '^match_pairs') &&
 	[ "${fchain%% *}" -gt 0 ]; then
 	fit=${fchain%% *}
 	echo "# matcher, unpaired count: deepest chain $fchain"

@@ -39,7 +39,7 @@ kunit harness-kunit-xsu xsu_kunit
 step "matcher properties: exhaustive, randomized against brute force"
 "$OUT/match_test" | tee "$RESULTS/harness-match.tap"
 
-step "matcher bound: a broken cost planted in the cheapest-path search"
+step "matcher bound: a broken walk planted in the phases"
 "$OUT/match_bound_test" | tee "$RESULTS/harness-match-bound.tap"
 
 step "XSU unit: the protocol walkthrough through a scheduling pass"
@@ -123,8 +123,10 @@ step "instruction counts: matcher against greedy and first fit (valgrind --tool=
 # Inclusive instruction counts of the three assigners' calls, N calls each
 # per mix, from one callgrind run per mix: a figure the machine's noise
 # does not move. The matcher must not cost more than upstream's greedy on
-# any mix, nor more than 1.2x the plain first fit on mixes 0 and 1, where
-# everything fits (the first fit's own ground).
+# any mix, nor more than 1.3x the plain first fit on mixes 0 and 1, where
+# everything fits (the first fit's own ground; the matcher's first fit
+# also reads every event's previous counter before it, the warm start:
+# about 6 instructions per event).
 #
 # Then warm calls, as x86_schedule_events()'s slow path makes them: every
 # event's previous counter given, after an event was added, removed, or
@@ -171,10 +173,10 @@ CG_WARM_CALLS=200
 		fi
 		[ "$mix" -le 1 ] || continue
 		n=$((n + 1))
-		if [ $((m * 10)) -le $((f * 12)) ]; then
-			echo "ok $n - $name: matcher $m <= 1.2 x first fit $f instructions per call"
+		if [ $((m * 10)) -le $((f * 13)) ]; then
+			echo "ok $n - $name: matcher $m <= 1.3 x first fit $f instructions per call"
 		else
-			echo "not ok $n - $name: matcher $m > 1.2 x first fit $f instructions per call"
+			echo "not ok $n - $name: matcher $m > 1.3 x first fit $f instructions per call"
 			fail=1
 		fi
 	done
@@ -217,11 +219,10 @@ CG_WARM_CALLS=200
 		done
 	done
 	# Paired events: the block reservations' work on 16 blocks, AMD's
-	# masks and arbitrary even masks (match_bench --count-pairs). On
-	# arbitrary masks the reservations are nearly every subset of the
-	# blocks (about 155 M instructions per call when all were tried);
-	# match_pairs() tries MATCH_MAX_ROUNDS (64) of them, a few thousand
-	# instructions each: the call must stay under PAIRS_MAX.
+	# masks and arbitrary even masks (match_bench --count-pairs). Every
+	# subset of 16 blocks would be about 155 M instructions per call;
+	# match_pairs() tries 2 per block beyond 6 blocks (32 on 16), a few
+	# thousand instructions each: the call must stay under PAIRS_MAX.
 	PAIRS_MAX=1000000
 	printf '# %-58s %8s %8s\n' "paired events: instructions per call" greedy matcher
 	for blocks in 16 any; do
@@ -264,7 +265,7 @@ step "stack of the matcher (gcc -fstack-usage, user space)"
 # is printed, and the chain is checked against it.
 grep counter_match.c "$OUT/counter_match.su" | sed 's/^/# /'
 lent=$(awk -F'\t' '{ fn = $1; sub(/.*:/, "", fn) }
-	fn != "match_slow_on_stack" && fn != "x86_counter_match" { s += $2 }
+	fn != "x86_counter_match" { s += $2 }
 	END { print s + 0 }' "$OUT/counter_match.su")
 chain=$("$TOP/scripts/stack-chain.sh" "$OUT/counter_match.o" \
 	"$OUT/counter_match.su" x86_counter_match_in '^x86_counter_match$') ||
@@ -287,6 +288,30 @@ else
 	r2="not ok 2 - matcher deepest chain: '${chain%% *}' bytes (sum $lent)"
 fi
 printf '%s\n%s\n1..2\n' "$r" "$r2" | tee "$RESULTS/harness-stack.tap"
+
+step "size of the matcher: lines of code, text at -O2"
+# Lines of code: the lines left once gcc's preprocessor has dropped the
+# comments (gcc -fpreprocessed -dD -E -P), blank ones not counted. Text:
+# size(1) of the harness's object, gcc -O2, user space (issue 39: at most
+# 350 lines and 4 KB; 7.3's walk it replaces is about 1.2 KB).
+M=$TOP/arch/x86/events/counter_match.c
+loc=$(gcc -fpreprocessed -dD -E -P "$M" | grep -c '[^[:space:]]')
+hloc=$(gcc -fpreprocessed -dD -E -P "${M%.c}.h" | grep -c '[^[:space:]]')
+text=$(size "$OUT/counter_match.o" | awk 'NR == 2 { print $1 }')
+echo "# counter_match.c: $loc lines of code, counter_match.h: $hloc; text $text bytes ($(gcc -dumpfullversion), -O2)"
+{
+	if [ "$loc" -le 350 ]; then
+		echo "ok 1 - counter_match.c: $loc lines of code (<= 350)"
+	else
+		echo "not ok 1 - counter_match.c: $loc lines of code (> 350)"
+	fi
+	if [ "${text:-99999}" -le 4096 ]; then
+		echo "ok 2 - counter_match.c: $text bytes of text at -O2 (<= 4096)"
+	else
+		echo "not ok 2 - counter_match.c: '$text' bytes of text at -O2 (> 4096)"
+	fi
+	echo "1..2"
+} | tee "$RESULTS/harness-size.tap"
 
 step "mutation check: every planted bug of mutations.txt fails some test"
 # Each bug in a copy of arch/x86/events (build/mutation/src); which test

@@ -153,7 +153,7 @@ between() {
 	fi
 
 	section "The matcher against upstream's greedy, same run" \
-		"scripts/harness.sh (match_bench, callgrind, gcc -fstack-usage)" \
+		"scripts/harness.sh (match_bench, callgrind, gcc -fstack-usage, size)" \
 		"the matcher of part 2, upstream's greedy extracted from linux-source-$MAINLINE"
 	if have "$R/harness-bench.tap"; then
 		grep -E '^#' "$R/harness-bench.tap" | sed 's/^# \{0,1\}//' | block
@@ -162,7 +162,7 @@ between() {
 		echo
 		grep -E '^#' "$R/harness-callgrind.tap" | sed 's/^# \{0,1\}//' | block
 	fi
-	for f in "$R"/harness-stack.tap "$R"/kernel-stack.tap; do
+	for f in "$R"/harness-size.tap "$R"/harness-stack.tap "$R"/kernel-stack.tap; do
 		[ -s "$f" ] || continue
 		echo
 		tap_lines "$f" | block

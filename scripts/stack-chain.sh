@@ -19,11 +19,14 @@ obj=$1 su=$2 root=$3 skip=${4:-^\$}
 objdump -dr --no-show-raw-insn "$obj" | awk -F'\t' -v root="$root" -v skip="$skip" '
 	FNR == NR {
 		fn = $1; sub(/.*:/, "", fn)
-		frame[fn] = $2 + 0
+		frame[clone(fn)] = $2 + 0
 		next
 	}
 	# "0000000000000040 <name>:" starts a function
 	/^[0-9a-f]+ <[^>]+>:$/ {
+		# a tail jump that ends the function before
+		if (pend != "" && pendt != "")
+			edge(cur, pendt, pend)
 		cur = $0; sub(/^[0-9a-f]+ </, "", cur); sub(/>:$/, "", cur)
 		cur = clone(cur)
 		pend = ""
@@ -53,7 +56,8 @@ objdump -dr --no-show-raw-insn "$obj" | awk -F'\t' -v root="$root" -v skip="$ski
 		}
 		pend = kind; pendt = t
 	}
-	# gcc names a clone "f.constprop.0" in the object, "f.constprop" in SU
+	# gcc names a clone "f.constprop.0" in the object, "f.constprop" in
+	# SU, and "f.part.0" in both: the trailing number goes on both sides
 	function clone(f) {
 		sub(/\.[0-9]+$/, "", f)
 		return f
@@ -95,6 +99,8 @@ objdump -dr --no-show-raw-insn "$obj" | awk -F'\t' -v root="$root" -v skip="$ski
 		return best
 	}
 	END {
+		if (pend != "" && pendt != "")
+			edge(cur, pendt, pend)
 		if (!(root in frame)) {
 			print "no frame for " root > "/dev/stderr"
 			exit 1

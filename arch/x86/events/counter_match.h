@@ -20,39 +20,33 @@
 #define X86_MATCH_MAX_EVENTS	X86_MATCH_NR_COUNTERS
 
 /*
- * The state is indexed by counter, not by event: a counter knows the vertex
- * on it (an event or a blocker), the breadth-first layer of that vertex and,
- * during a depth-first walk, the counter taken at each depth. Blockers have
- * no identity of their own; they are interchangeable, so "the blocker on
- * counter c" is all the walk needs. Unplaced events are all in layer 0.
- * The fields are private to counter_match.c; the type is public so that a
+ * The matcher's state, indexed by counter: the vertex on each counter (an
+ * event, or a blocker standing for the gpmax limit), its breadth-first
+ * level and the counter taken at each depth of a depth-first walk. The
+ * fields are private to counter_match.c; the type is public so that a
  * caller can lend the memory (x86_counter_match_in()).
  */
 struct x86_match_state {
 	const u64	*masks;
-	int		*prev;		/* counters the events had, or NULL */
-	u64		has_prev;	/* events whose prev[] entry is theirs */
+	const int	*prev;		/* the counters events had */
+	u64		keep;		/* events whose prev[] entry is legal */
 	u64		paired;
 	u64		single_ok;	/* counters single events may take */
-	u64		pair_ok;	/* first counters of reserved blocks */
+	u64		pair_ok;	/* even counters of reserved blocks */
 	u64		blocker_ok;	/* GP counters a blocker may take */
-	u64		singles;	/* union of the single events' masks */
-	u64		pairs;		/* union of the paired events' masks */
 	u64		events;		/* one bit per event */
 	u64		placed;		/* events on a counter */
 	u64		used;		/* counters holding an event or blocker */
-	u64		layered;	/* counters whose vertex has a layer */
-	/* The counters of the events kept, or ~0: one is off its own. */
-	u64		kept_on;
+	u64		stay;		/* counters whose event is where it was */
+	u64		layered;	/* counters the walk may enter */
+	u64		seeds;		/* levels that start a higher cost */
 	int		n;
 	int		gpmax;
-	int		nr_kept;	/* events the round started where they were */
-	int		kept;		/* events the round ends where they were */
-	/* The event on each counter, or none or a blocker (< 0). */
+	int		goal;		/* the level of the free counters */
+	int		best_score;	/* of the rounds of paired events */
+	u64		best_blocks;	/* the blocks of the best round */
 	s8		on[X86_MATCH_NR_COUNTERS];
-	/* The BFS layer or the path cost of the vertex on each counter. */
-	s8		dist[X86_MATCH_NR_COUNTERS];
-	/* The counter taken at each depth, or where a path came from. */
+	u8		dist[X86_MATCH_NR_COUNTERS];
 	u8		path[X86_MATCH_NR_COUNTERS];
 };
 

@@ -12,7 +12,7 @@
 # they alone for most mutations: they build from objects, so only the
 # mutated file is recompiled), then, only when those did not fail, the
 # slower programs (xsu_test, xsu_stress under ThreadSanitizer, match_test,
-# match_bound_test (the cheapest-path search on a broken cost),
+# match_bound_test (the phases on a broken walk),
 # sched_budget_test, sim_test). --all runs both tiers for every mutation.
 # Before a program judges a mutation it must pass on the unmutated copy.
 #

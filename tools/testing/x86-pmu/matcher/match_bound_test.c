@@ -1,15 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Every loop of the matcher must end whatever its input, since it runs with
- * interrupts off. Its cheapest-path search (match_cheapest()) relaxes costs
- * until none drops, which ends only when the costs make no negative cycle:
- * so this program is built from a copy of counter_match.c with a broken
- * cost planted in that search (the Makefile's counter_match_broken_cost.c:
- * moving an event off the counter it had earns one instead of costing one).
- * The relaxation then meets negative cycles; the matcher must give up on the
- * search within its bound, with a warning, and still return a legal
- * assignment of the most events. A watchdog fails the run when one call
- * does not return in time, which is what a search without a bound does.
+ * interrupts off. The breadth-first layering and the depth-first walk end
+ * by construction (each step layers, enters or drops a counter); the phases
+ * end because each one places an event, which holds only as long as the
+ * walk finds the paths the layering promises. So this program is built
+ * from a copy of counter_match.c with a broken walk planted in it (the
+ * Makefile's counter_match_broken_walk.c: a path never ends on the free
+ * counter of the goal level). Its phases then place nothing; the matcher
+ * must give up with a warning and still return a legal assignment. A
+ * watchdog fails the run when one call does not return in time, which is
+ * what phases without that bound do.
  */
 #include <fcntl.h>
 #include <signal.h>
@@ -57,8 +58,8 @@ static int random_bit(u64 *rng, u64 of)
 
 /*
  * 4 GP and 3 fixed counters, 3 to 8 events of random masks, most of them
- * on a legal counter before: the history the search keeps events on, and
- * where the planted cost finds its negative cycles.
+ * on a legal counter before: enough that the first fit often leaves events
+ * out that a path would place.
  */
 static void random_instance(u64 *rng, struct match_instance *in)
 {
@@ -89,7 +90,7 @@ int main(void)
 	int err = dup(STDERR_FILENO);
 	u64 rng = 7;
 
-	/* One warning per search given up: count them, do not print them. */
+	/* One warning per call given up: count them, do not print them. */
 	dup2(open("/dev/null", O_WRONLY), STDERR_FILENO);
 	signal(SIGALRM, watchdog);
 	for (r = 0; r < INSTANCES; r++) {
@@ -107,8 +108,6 @@ int main(void)
 		gave_up += shim_warnings != warned;
 
 		bad = oracle_check(&in, assign, in.n - left);
-		if (!bad && in.n - left != oracle_brute(&in))
-			bad = "not maximum";
 		if (bad && !wrong++) {
 			instance_format(&in, why, sizeof(why));
 			tap_diag("%s: %s", why, bad);
@@ -118,13 +117,13 @@ int main(void)
 	shim_warnings = 0;
 	dup2(err, STDERR_FILENO);
 
-	tap_diag("%d instances with a broken cost; the search gave up in %d; slowest call %.0f us of CPU",
+	tap_diag("%d instances with a broken walk; the phases gave up in %d; slowest call %.0f us of CPU",
 		 INSTANCES, gave_up, worst);
 	tap_result(gave_up > 0,
-		   "broken cost: the cheapest-path search meets negative cycles and gives up with a warning");
+		   "broken walk: phases that place nothing give up with a warning");
 	tap_result(!wrong,
-		   "broken cost: every call returns a legal assignment of the most events");
+		   "broken walk: every call returns a legal assignment");
 	tap_result(worst < SLOWEST_US,
-		   "broken cost: every call returns within 100 ms of CPU time");
+		   "broken walk: every call returns within 100 ms of CPU time");
 	return tap_finish();
 }

@@ -247,9 +247,44 @@ static int count_kept(const struct match_instance *in, const int *assign)
 }
 
 /*
- * Random instances against the brute force; with @keep, also the fewest
- * moves: the matcher must keep as many events on their previous counter
- * as the best of the maximum assignments does.
+ * The events moved, over the instances of one test: an event moves when it
+ * had a legal counter and ends on another or none. The matcher must move at
+ * most 2% more than the fewest the brute force finds over all of them
+ * (issue 39's bound); on the realistic histories of test_moves_scenarios()
+ * it must move the fewest on every instance.
+ */
+static long moved, fewest_moved, moved_more;
+
+static void moves_reset(void)
+{
+	moved = 0;
+	fewest_moved = 0;
+	moved_more = 0;
+}
+
+static void moves_tally(const struct match_instance *in, const int *assign,
+			int best_kept)
+{
+	int i, legal = 0;
+
+	for (i = 0; i < in->n; i++)
+		legal += in->prev[i] >= 0 && in->prev[i] < 64 &&
+			 (in->masks[i] >> in->prev[i] & 1);
+	moved += legal - count_kept(in, assign);
+	fewest_moved += legal - best_kept;
+	moved_more += count_kept(in, assign) < best_kept;
+}
+
+static bool moves_ok(long instances)
+{
+	tap_diag("events moved: %ld, fewest %ld; more than the fewest in %ld of %ld instances",
+		 moved, fewest_moved, moved_more, instances);
+	return moved * 100 <= fewest_moved * 102;
+}
+
+/*
+ * Random instances against the brute force; with @keep, also the moves
+ * against the fewest (moves_ok()).
  */
 static void test_random(const char *name, bool pairs, int max_n, int runs,
 			u64 seed, bool keep)
@@ -258,6 +293,7 @@ static void test_random(const char *name, bool pairs, int max_n, int runs,
 	int r, greedy_short = 0;
 	bool ok = true;
 
+	moves_reset();
 	for (r = 0; r < runs && ok; r++) {
 		int assign[64], best, kept = 0;
 
@@ -268,14 +304,7 @@ static void test_random(const char *name, bool pairs, int max_n, int runs,
 			memcpy(assign, in.prev, sizeof(int) * in.n);
 			x86_counter_match(in.masks, in.n, in.paired, in.gpmax,
 					  assign);
-			if (count_kept(&in, assign) != kept) {
-				int n = instance_format(&in, why, sizeof(why));
-
-				snprintf(why + n, sizeof(why) - n,
-					 ": keeps %d events in place, best %d",
-					 count_kept(&in, assign), kept);
-				ok = false;
-			}
+			moves_tally(&in, assign, kept);
 		}
 		greedy_short += best == in.n &&
 				greedy_assign(in.masks, in.n, in.paired,
@@ -285,13 +314,14 @@ static void test_random(const char *name, bool pairs, int max_n, int runs,
 		tap_diag("run %d: %s", r, why);
 	tap_diag("%d instances; all fit but upstream greedy fails in %d", r,
 		 greedy_short);
+	if (keep)
+		ok &= moves_ok(r);
 	tap_result(ok, name);
 }
 
 /*
- * check_instance() against oracle_brute_keep(), and the fewest moves: the
- * matcher keeps as many events on their previous counter as the best of
- * the maximum assignments does (so none moves when all can stay).
+ * check_instance() against oracle_brute_keep(), and the moves tallied for
+ * moves_ok().
  */
 static bool check_keep(const struct match_instance *in, int *kept_out)
 {
@@ -304,14 +334,7 @@ static bool check_keep(const struct match_instance *in, int *kept_out)
 		return false;
 	memcpy(assign, in->prev, sizeof(int) * in->n);
 	x86_counter_match(in->masks, in->n, in->paired, in->gpmax, assign);
-	if (count_kept(in, assign) != kept) {
-		int n = instance_format(in, why, sizeof(why));
-
-		snprintf(why + n, sizeof(why) - n,
-			 ": keeps %d events in place, best %d",
-			 count_kept(in, assign), kept);
-		return false;
-	}
+	moves_tally(in, assign, kept);
 	return true;
 }
 
@@ -356,6 +379,8 @@ static void test_pairs_exhaustive(void)
 	int idx[4], n, i, j, gp;
 	u64 rng = 11;
 	bool ok = true;
+
+	moves_reset();
 
 	for (n = 1; n <= 4 && ok; n++) {
 		for (i = 0; i < n; i++)
@@ -407,10 +432,11 @@ static void test_pairs_exhaustive(void)
 	}
 	if (!ok)
 		tap_diag("%s", why);
-	tap_diag("%ld instances on 3 blocks, %ld with paired events: count and moves as the brute force's",
+	tap_diag("%ld instances on 3 blocks, %ld with paired events: count as the brute force's",
 		 checked, with_pairs);
+	ok &= moves_ok(checked);
 	tap_result(ok && checked == 803075,
-		   "exhaustive pairs: all mask multisets on 6 GP counters (1-4 events), gpmax, vs brute force, fewest moves");
+		   "exhaustive pairs: all mask multisets on 6 GP counters (1-4 events), gpmax, vs brute force, moves within 2% of the fewest");
 }
 
 /*
@@ -441,18 +467,22 @@ static bool check_legal(const struct match_instance *in)
  * events on every even counter or on counter 0 only (BRS), singles on every
  * GP counter or on counter 0 only, and some random masks; previous counters
  * from a placement of a neighbouring list (one event more or less, gpmax
- * changed), or random. Against the brute force, count and fewest moves,
- * where match_pairs() tries every reservation it needs: AMD's shapes, or
- * at most 6 blocks (64 subsets, MATCH_MAX_ROUNDS). Random masks on more
- * blocks may need more rounds than it tries: there the assignment must be
- * legal (the search's bound is checked by its cost, scripts/harness.sh).
+ * changed), or random. Against the brute force, the count where the
+ * matcher tries the reservations it needs: AMD's shapes, or at most 6
+ * blocks (every subset); there also the moves (moves_ok()), where every
+ * reservation is tried (on more blocks, which no PMU has, the moves are
+ * reported). Random masks on more blocks may need more rounds than it
+ * tries: there the assignment must be legal.
  */
 static void test_pairs_many_blocks(int runs)
 {
+	long big_moved = 0, big_fewest = 0;
 	struct match_instance in;
 	u64 rng = 5;
-	int r, i, stay = 0, out = 0, legal = 0;
+	int r, i, stay = 0, out = 0, legal = 0, big = 0;
 	bool ok = true;
+
+	moves_reset();
 
 	for (r = 0; r < runs && ok; r++) {
 		int nr_gp = 2 * (4 + rng_next(&rng) % 13), had = 0;
@@ -538,7 +568,19 @@ static void test_pairs_many_blocks(int runs)
 			legal++;
 			continue;
 		}
-		ok = check_keep(&in, &kept);
+		if (nr_gp > 12) {
+			long m = moved, f = fewest_moved, more = moved_more;
+
+			ok = check_keep(&in, &kept);
+			big_moved += moved - m;
+			big_fewest += fewest_moved - f;
+			moved = m;
+			fewest_moved = f;
+			moved_more = more;
+			big++;
+		} else {
+			ok = check_keep(&in, &kept);
+		}
 		out += oracle_brute(&in) < in.n;
 		for (i = 0; i < in.n; i++)
 			had += in.prev[i] >= 0 && in.prev[i] < 64 &&
@@ -549,17 +591,20 @@ static void test_pairs_many_blocks(int runs)
 		tap_diag("run %d: %s", r, why);
 	tap_diag("%d instances on 4-16 blocks, %d of them against the brute force (%d where every event could stay, %d with some left out), %d checked legal",
 		 r, r - legal, stay, out, legal);
-	tap_result(ok, "pairs on 4-16 blocks (AMD-shaped masks), gpmax, vs brute force, fewest moves; legal beyond the rounds tried");
+	tap_diag("on 7-16 blocks: events moved %ld, fewest %ld, in %d instances",
+		 big_moved, big_fewest, big);
+	ok &= moves_ok(r - legal - big);
+	tap_result(ok, "pairs on 4-16 blocks (AMD-shaped masks), gpmax, vs brute force; moves within 2% of the fewest on up to 6 blocks; legal beyond the rounds tried");
 }
 
 /*
  * The work of the block reservations is bounded whatever the masks:
- * arbitrary even masks on 16 blocks (instance_pairs_any()), where they are
- * nearly every subset of the blocks, about 155 M instructions per call if
- * all were tried. match_pairs() tries MATCH_MAX_ROUNDS of them: each call
- * must take under PAIRS_SLOWEST_US of CPU time (under 0.1 ms here, with the
- * sanitizers; 50 ms without the bound) and return a legal
- * assignment. The instruction count: scripts/harness.sh.
+ * arbitrary even masks on 16 blocks (instance_pairs_any()), where the best
+ * may be any subset of the blocks, about 155 M instructions per call if
+ * all were tried. match_pairs() tries 2 per block beyond 6 blocks: each
+ * call must take under PAIRS_SLOWEST_US of CPU time (under 0.2 ms here,
+ * with the sanitizers) and return a legal assignment. The instruction
+ * count: scripts/harness.sh.
  */
 #define PAIRS_SLOWEST_US	5000
 static void test_pairs_bounded(int runs)
@@ -908,9 +953,9 @@ int main(void)
 	test_greedy_counterexample();
 	test_gracemont();
 	test_exhaustive_4x4();
-	test_random("random: up to 8 GP + fixed + metric, gpmax, vs brute force, fewest moves",
+	test_random("random: up to 8 GP + fixed + metric, gpmax, vs brute force, moves within 2% of the fewest",
 		    false, 10, 20000, 1, true);
-	test_random("random: paired events (AMD), gpmax, vs brute force, fewest moves",
+	test_random("random: paired events (AMD), gpmax, vs brute force, moves within 2% of the fewest",
 		    true, 8, 20000, 2, true);
 	test_random("random: up to 16 events vs brute force", false, 16, 2000,
 		    3, false);

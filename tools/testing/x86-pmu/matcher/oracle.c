@@ -236,5 +236,8 @@ int instance_format(const struct match_instance *in, char *buf, size_t len)
 	for (i = 0; i < in->n && off < (int)len; i++)
 		off += snprintf(buf + off, len - off, "%s%#llx", i ? "," : "",
 				(unsigned long long)in->masks[i]);
+	for (i = 0; i < in->n && off < (int)len; i++)
+		off += snprintf(buf + off, len - off, "%s%d", i ? "," : " prev=",
+				in->prev[i]);
 	return off;
 }

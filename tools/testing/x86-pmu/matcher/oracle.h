@@ -36,9 +36,9 @@ int instance_format(const struct match_instance *in, char *buf, size_t len);
 /*
  * Paired events on arbitrary even masks, 16 blocks (32 GP counters): 12
  * paired events on 3-8 random blocks each and 12 single events on 2-4
- * random counters, more than fit, no previous counters. Nearly every block
- * is a class of its own, so the matcher's block reservations are nearly
- * every subset of the blocks: the case its MATCH_MAX_ROUNDS bounds.
+ * random counters, more than fit, no previous counters: the best block
+ * reservation may be any subset of the blocks, far more than match_pairs()
+ * tries (2 per block): the bound.
  */
 void instance_pairs_any(u64 *rng, struct match_instance *in);
 
