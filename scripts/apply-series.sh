@@ -23,8 +23,10 @@
 # backport's own adaptation: a patch whose file name starts with
 # "backport-" may diff new files of the series (the repository keeps
 # them once, as mainline has them; the backport- patch is what an older
-# tree needs of them, e.g. a renamed API). Any other patch that edits a
-# new file is refused.
+# tree needs of them, e.g. a renamed API), and a patch of a later part
+# (2-matcher/...) may diff a new file of an earlier one (1-fixes/...), as
+# its mainline part does. Any other patch that edits a new file is
+# refused.
 #
 # Usage: apply-series.sh [--tree DIR] [--series DIR] [--files DIR]
 #                        [--branch NAME] [--onto REF] [--what WORDS]
@@ -78,6 +80,13 @@ trap 'rm -f "$index" "$index.msg" "$index.diff" "$index.err"' EXIT
 export GIT_INDEX_FILE=$index
 git -C "$TREE" read-tree "$ONTO"
 
+# part_of PATCH: the part directory of a patch ("2-matcher" for
+# 2-matcher/0002-... and ../7.3/2-matcher/0001-...), empty at the top.
+part_of() {
+	local p=${1#../*/}
+	case $p in */*) echo "${p%%/*}" ;; *) echo "" ;; esac
+}
+
 parent=$(git -C "$TREE" rev-parse "$ONTO^{commit}")
 patches=()
 declare -A files new_files
@@ -106,13 +115,17 @@ for p in "${patches[@]}"; do
 	sed '1,/^---$/d' "$pf" > "$index.diff"
 
 	# A new file lives once, in this repository; no diff may touch it,
-	# but a backport's own adaptation (backport-*.patch).
+	# but a backport's own adaptation (backport-*.patch) and a later
+	# part's change to a new file of an earlier part.
 	case ${p##*/} in
 	backport-*) ;;
 	*)
 		for f in $(sed -n 's|^+++ b/||p' "$index.diff"); do
-			[ -z "${new_files[$f]:-}" ] ||
-				die "$WHAT $p edits $f, a new file of ${new_files[$f]}: edit $rel$f itself (only a backport-*.patch may adapt it)"
+			[ -z "${new_files[$f]:-}" ] && continue
+			pp=$(part_of "$p") fp=$(part_of "${new_files[$f]}")
+			[ -n "$pp" ] && [ -n "$fp" ] &&
+				[ "${pp%%-*}" -gt "${fp%%-*}" ] 2>/dev/null && continue
+			die "$WHAT $p edits $f, a new file of ${new_files[$f]}: edit $rel$f itself (only a backport-*.patch or a later part may adapt it)"
 		done
 		;;
 	esac

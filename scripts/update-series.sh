@@ -6,8 +6,10 @@
 # (typically a worktree of build/linux where a patch was fixed with
 # "git rebase -i"). For every commit, the patch file gets the commit's
 # message and its diff of upstream files; the new files the series adds are
-# copied from the branch's tip into this repository, since they exist once,
-# here. Nothing is written unless the commit count matches the series.
+# copied into this repository as they are at the end of their part, since
+# they exist once, here. A later part that changes a new file of an
+# earlier one (part 2 changing part 1's KUnit suite) keeps that change as
+# a diff. Nothing is written unless the commit count matches the series.
 #
 #   git -C build/linux-6.12 worktree add -b edit ../edit series     # once
 #   ... git -C build/edit rebase -i base, fix patch N, continue ...
@@ -45,10 +47,22 @@ FILES_DIR=${FILES_DIR:-$TOP}
 
 patches=()
 new_files=()
+declare -A file_part
+# part_of PATCH: the part directory a patch belongs to ("2-matcher" for
+# 2-matcher/0002-... and ../7.3/2-matcher/0001-...); none for a backport-
+# patch at the top of the series.
+part_of() {
+	local p=${1#../*/}
+	case $p in */*) echo "${p%%/*}" ;; *) echo "" ;; esac
+}
 while IFS= read -r line; do
 	case $line in
 	'' | '#'*) ;;
-	[[:space:]]*) new_files+=("$(echo "$line" | xargs)") ;;
+	[[:space:]]*)
+		f=$(echo "$line" | xargs)
+		new_files+=("$f")
+		file_part[$f]=$(part_of "${patches[-1]}")
+		;;
 	*) patches+=("$line") ;;
 	esac
 done < "$list"
@@ -57,11 +71,19 @@ mapfile -t commits < <(git -C "$tree" rev-list --reverse "$ONTO..$HEAD_REF")
 [ ${#commits[@]} -eq ${#patches[@]} ] ||
 	die "$tree has ${#commits[@]} commits over base, the series ${#patches[@]} patches"
 
-# Pathspecs that leave the new files out of every diff.
-exclude=()
-for f in "${new_files[@]}"; do
-	exclude+=(":(exclude)$f")
-done
+# skip_for INDEX: pathspecs that leave out of patch INDEX's diff the new
+# files of its own part (they are the repository's, whole); a new file of
+# an earlier part that this one changes keeps its diff. A backport- patch
+# is the one diff that keeps every new file.
+skip_for() {
+	local part f
+	case ${patches[$1]##*/} in backport-*) return 0 ;; esac
+	part=$(part_of "${patches[$1]}")
+	for f in "${new_files[@]}"; do
+		[ "${file_part[$f]}" = "$part" ] && echo ":(exclude)$f"
+	done
+	return 0
+}
 
 # message COMMIT: the commit's message as a patch file holds it.
 message() {
@@ -74,19 +96,25 @@ for i in "${!patches[@]}"; do
 	case ${patches[$i]} in ../*) ;; *) continue ;; esac
 	c=${commits[$i]} pf=$SERIES_DIR/${patches[$i]}
 	[ -f "$pf" ] || die "reused patch ${patches[$i]} is missing"
-	mine=$(git -C "$tree" diff "$c~1" "$c" -- . "${exclude[@]}" |
+	mapfile -t skip < <(skip_for "$i")
+	mine=$(git -C "$tree" diff "$c~1" "$c" -- . "${skip[@]}" |
 	       git patch-id --stable | cut -d' ' -f1)
 	theirs=$(sed '1,/^---$/d' "$pf" | git patch-id --stable | cut -d' ' -f1)
 	[ "$(message "$c")" = "$(sed '/^---$/,$d' "$pf")" ] && [ "$mine" = "$theirs" ] ||
 		die "commit $((i + 1)) of $tree is no longer ${patches[$i]}: edit it in its own series, or give $(basename "$SERIES_DIR") a copy of its own"
 done
 
-# Where a new file is the repository's: before the first backport- patch
-# that adapts it, else at the tip.
+# Where a new file is the repository's: at the last patch of its part, or
+# before the first backport- patch that adapts it, if that comes first.
 declare -A source
 for f in "${new_files[@]}"; do
-	source[$f]=$HEAD_REF
+	last=-1
 	for i in "${!patches[@]}"; do
+		case ${patches[$i]##*/} in backport-*) continue ;; esac
+		[ "$(part_of "${patches[$i]}")" = "${file_part[$f]}" ] && last=$i
+	done
+	source[$f]=${commits[$last]}
+	for ((i = 0; i < last; i++)); do
 		case ${patches[$i]##*/} in backport-*) ;; *) continue ;; esac
 		if ! git -C "$tree" diff --quiet "${commits[$i]}~1" "${commits[$i]}" -- "$f"; then
 			source[$f]=${commits[$i]}~1
@@ -98,9 +126,7 @@ done
 for i in "${!patches[@]}"; do
 	c=${commits[$i]} pf=$SERIES_DIR/${patches[$i]}
 	case ${patches[$i]} in ../*) continue ;; esac
-	# A backport- patch is the one diff that keeps the new files.
-	skip=("${exclude[@]}")
-	case ${patches[$i]##*/} in backport-*) skip=() ;; esac
+	mapfile -t skip < <(skip_for "$i")
 	tmp=$(mktemp)
 	message "$c" > "$tmp"
 	echo "---" >> "$tmp"

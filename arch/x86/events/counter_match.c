@@ -224,17 +224,16 @@ static noinline bool match_flip(struct x86_match_state *st, int w, int depth)
 
 static noinline bool match_dfs(struct x86_match_state *st, int root)
 {
+	u64 adj, own = match_own(st, root);
 	int depth = 0, c, to, want, level;
-	u64 adj, own;
 
 	for (;;) {
 		c = depth ? st->path[depth - 1] : -1;
 		adj = match_adj(st, c < 0 ? root : st->on[c]);
-		own = c < 0 ? match_own(st, root) : 0;
 		level = match_next(st, c);
 		for (adj = ror64(adj, X86_MATCH_NR_GP); adj; adj &= adj - 1) {
 			to = __ffs64(adj) ^ X86_MATCH_NR_GP;
-			want = own & BIT_ULL(to) ? 0 : level;
+			want = c < 0 && (own & BIT_ULL(to)) ? 0 : level;
 			if (st->used & BIT_ULL(to) ?
 			    (st->layered & BIT_ULL(to)) && st->dist[to] == want :
 			    want == st->goal)

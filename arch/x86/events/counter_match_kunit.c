@@ -254,22 +254,6 @@ static void junk_history_ignored(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, x86_counter_match(masks, 0, 0, 4, NULL), 0);
 }
 
-/*
- * perf_assign_events() as its callers call it, with the least and greatest
- * weight of the constraints (which it no longer uses).
- */
-static int assign_events(struct event_constraint **c, int n, int gpmax,
-			 int *assign)
-{
-	int i, wmin = X86_PMC_IDX_MAX, wmax = 0;
-
-	for (i = 0; i < n; i++) {
-		wmin = min(wmin, c[i]->weight);
-		wmax = max(wmax, c[i]->weight);
-	}
-	return perf_assign_events(c, n, wmin, wmax, gpmax, assign);
-}
-
 /* perf_assign_events() on struct event_constraint, NULL for validation. */
 static void perf_assign_events_constraints(struct kunit *test)
 {
@@ -287,20 +271,20 @@ static void perf_assign_events_constraints(struct kunit *test)
 	for (i = 0; i < 5; i++)
 		c[i] = &cons[i];
 
-	KUNIT_EXPECT_EQ(test, assign_events(c, 4, 4, NULL), 0);
-	KUNIT_EXPECT_EQ(test, assign_events(c, 4, 4, assign), 0);
-	KUNIT_EXPECT_EQ(test, assign_events(c, 5, 4, NULL), 1);
-	KUNIT_EXPECT_EQ(test, assign_events(c, 4, 3, NULL), 1);
+	KUNIT_EXPECT_EQ(test, perf_assign_events(c, 4, 4, NULL), 0);
+	KUNIT_EXPECT_EQ(test, perf_assign_events(c, 4, 4, assign), 0);
+	KUNIT_EXPECT_EQ(test, perf_assign_events(c, 5, 4, NULL), 1);
+	KUNIT_EXPECT_EQ(test, perf_assign_events(c, 4, 3, NULL), 1);
 
 	/* PERF_X86_EVENT_PAIR in the constraint makes the event paired. */
 	cons[0] = (struct event_constraint)EVENT_CONSTRAINT(0, 0x5, 0);
 	cons[0].flags = PERF_X86_EVENT_PAIR;
 	cons[1] = (struct event_constraint)EVENT_CONSTRAINT(0, 0x3, 0);
 	cons[2] = (struct event_constraint)EVENT_CONSTRAINT(0, 0x3, 0);
-	KUNIT_EXPECT_EQ(test, assign_events(c, 3, 4, assign), 0);
+	KUNIT_EXPECT_EQ(test, perf_assign_events(c, 3, 4, assign), 0);
 	KUNIT_EXPECT_EQ(test, assign[0], 2);
 	cons[2] = (struct event_constraint)EVENT_CONSTRAINT(0, 0x4, 0);
-	KUNIT_EXPECT_EQ(test, assign_events(c, 3, 4, NULL), 1);
+	KUNIT_EXPECT_EQ(test, perf_assign_events(c, 3, 4, NULL), 1);
 }
 
 /*
@@ -317,7 +301,7 @@ static void perf_assign_events_ignores_assign_on_entry(struct kunit *test)
 	struct event_constraint *c[3] = { &cons[0], &cons[1], &cons[2] };
 	int assign[3] = { 1, 0, 0x5a5a5a5a };
 
-	KUNIT_EXPECT_EQ(test, assign_events(c, 3, 4, assign), 0);
+	KUNIT_EXPECT_EQ(test, perf_assign_events(c, 3, 4, assign), 0);
 	KUNIT_EXPECT_EQ(test, assign[0], 0);
 	KUNIT_EXPECT_EQ(test, assign[1], 1);
 	KUNIT_EXPECT_EQ(test, assign[2], 2);
@@ -413,11 +397,11 @@ static void gracemont_ldlat_and_two_instructions_ppp(struct kunit *test)
 			masks[i] = c[i]->idxmsk64;
 			assign[i] = -1;
 		}
-		KUNIT_EXPECT_EQ_MSG(test, assign_events(c, 3, 8, assign), 0,
+		KUNIT_EXPECT_EQ_MSG(test, perf_assign_events(c, 3, 8, assign), 0,
 				    "order %d %d %d", orders[o][0],
 				    orders[o][1], orders[o][2]);
 		expect_legal(test, masks, 3, 0, 8, assign, 0);
-		KUNIT_EXPECT_EQ(test, assign_events(c, 3, 8, NULL), 0);
+		KUNIT_EXPECT_EQ(test, perf_assign_events(c, 3, 8, NULL), 0);
 	}
 }
 
