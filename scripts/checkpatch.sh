@@ -69,6 +69,23 @@ maintained() {
 	rm -f "$one"
 }
 
+# inherited_reuse TREE OUTPUT: succeeds, printing their names, when every
+# "Macro argument reuse" of checkpatch's OUTPUT is in a macro that TREE's
+# tag 'base' already defines and whose argument it already reuses there.
+inherited_reuse() {
+	local tree=$1 out=$2 name arg def any=
+	while read -r name arg; do
+		def=$(git -C "$tree" grep -h -A8 "^#define $name(" base -- arch/x86/events 2>/dev/null |
+		      sed '/[^\\]$/q' | tr -d '\\\n')
+		[ -n "$def" ] || return 1
+		[ "$(echo "$def" | grep -o "\b$arg\b" | wc -l)" -gt 2 ] || return 1
+		any+="$name "
+	done < <(echo "$out" | awk '
+		/CHECK: Macro argument reuse/ { arg = $0; sub(/.*reuse .\047?/, "", arg); sub(/\047.*/, "", arg); want = 1; next }
+		want && /^\+#define/ { n = $2; sub(/\(.*/, "", n); print n, arg; want = 0 }')
+	[ -n "$any" ] && echo "${any% }"
+}
+
 CACHE=$BUILD/checkpatch-cache
 mkdir -p "$CACHE"
 # tree_key TREE: what of TREE checkpatch depends on, hashed.
@@ -112,6 +129,15 @@ for d in "${sets[@]}"; do
 		fi
 		out=$(cd "$tree" && ./scripts/checkpatch.pl --strict "${ignore[@]}" "${nohist[@]}" \
 			"${covered[@]}" --showfile "$p" 2>&1) || true
+		# A macro argument reused in a macro the tree already defines
+		# with that reuse (struct event_constraint's initializers,
+		# which part 2 only drops an argument from) is upstream's, not
+		# the patch's: then, and only then, MACRO_ARG_REUSE is left out.
+		if reused=$(inherited_reuse "$tree" "$out"); then
+			echo "# $name: MACRO_ARG_REUSE only in macros the tree defines with that reuse ($reused): left out"
+			out=$(cd "$tree" && ./scripts/checkpatch.pl --strict "${ignore[@]}" "${nohist[@]}" \
+				"${covered[@]}" --ignore MACRO_ARG_REUSE --showfile "$p" 2>&1) || true
+		fi
 		total=$(echo "$out" | grep '^total:' || echo "total: checkpatch did not finish")
 		if echo "$total" | grep -q '^total: 0 errors, 0 warnings, 0 checks'; then
 			echo "ok $n - checkpatch --strict: $name"
