@@ -80,13 +80,6 @@ trap 'rm -f "$index" "$index.msg" "$index.diff" "$index.err"' EXIT
 export GIT_INDEX_FILE=$index
 git -C "$TREE" read-tree "$ONTO"
 
-# part_of PATCH: the part directory of a patch ("2-matcher" for
-# 2-matcher/0002-... and ../7.3/2-matcher/0001-...), empty at the top.
-part_of() {
-	local p=${1#../*/}
-	case $p in */*) echo "${p%%/*}" ;; *) echo "" ;; esac
-}
-
 parent=$(git -C "$TREE" rev-parse "$ONTO^{commit}")
 patches=()
 declare -A files new_files
@@ -122,7 +115,7 @@ for p in "${patches[@]}"; do
 	*)
 		for f in $(sed -n 's|^+++ b/||p' "$index.diff"); do
 			[ -z "${new_files[$f]:-}" ] && continue
-			pp=$(part_of "$p") fp=$(part_of "${new_files[$f]}")
+			pp=$(patch_part "$p") fp=$(patch_part "${new_files[$f]}")
 			[ -n "$pp" ] && [ -n "$fp" ] &&
 				[ "${pp%%-*}" -gt "${fp%%-*}" ] 2>/dev/null && continue
 			die "$WHAT $p edits $f, a new file of ${new_files[$f]}: edit $rel$f itself (only a backport-*.patch or a later part may adapt it)"

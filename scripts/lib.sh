@@ -59,6 +59,13 @@ have_part() { [ -n "$(part_of "$1")" ]; }
 part_of() { local p; for p in $(parts); do [ "${p%%-*}" = "$1" ] && echo "$p"; done; return 0; }
 # rfc_branch: the branch of part 4 (perf core, RFC) when it exists.
 rfc_branch() { have_part 4 && part_branch "$(part_of 4)"; return 0; }
+# patch_part PATCH: the part directory a patch of a series list belongs to
+# ("2-matcher" for 2-matcher/0002-... and ../7.3/2-matcher/0001-...);
+# empty for a patch at the top of the list (a backport- patch).
+patch_part() {
+	local p=${1#../*/}
+	case $p in */*) echo "${p%%/*}" ;; *) echo "" ;; esac
+}
 
 # The kernels of the 7.3 boot matrix (scripts/kernel-build.sh says which
 # has which configuration): a worktree each, build/k-NAME, with its build

@@ -48,20 +48,13 @@ FILES_DIR=${FILES_DIR:-$TOP}
 patches=()
 new_files=()
 declare -A file_part
-# part_of PATCH: the part directory a patch belongs to ("2-matcher" for
-# 2-matcher/0002-... and ../7.3/2-matcher/0001-...); none for a backport-
-# patch at the top of the series.
-part_of() {
-	local p=${1#../*/}
-	case $p in */*) echo "${p%%/*}" ;; *) echo "" ;; esac
-}
 while IFS= read -r line; do
 	case $line in
 	'' | '#'*) ;;
 	[[:space:]]*)
 		f=$(echo "$line" | xargs)
 		new_files+=("$f")
-		file_part[$f]=$(part_of "${patches[-1]}")
+		file_part[$f]=$(patch_part "${patches[-1]}")
 		;;
 	*) patches+=("$line") ;;
 	esac
@@ -78,7 +71,7 @@ mapfile -t commits < <(git -C "$tree" rev-list --reverse "$ONTO..$HEAD_REF")
 skip_for() {
 	local part f
 	case ${patches[$1]##*/} in backport-*) return 0 ;; esac
-	part=$(part_of "${patches[$1]}")
+	part=$(patch_part "${patches[$1]}")
 	for f in "${new_files[@]}"; do
 		[ "${file_part[$f]}" = "$part" ] && echo ":(exclude)$f"
 	done
@@ -111,7 +104,7 @@ for f in "${new_files[@]}"; do
 	last=-1
 	for i in "${!patches[@]}"; do
 		case ${patches[$i]##*/} in backport-*) continue ;; esac
-		[ "$(part_of "${patches[$i]}")" = "${file_part[$f]}" ] && last=$i
+		[ "$(patch_part "${patches[$i]}")" = "${file_part[$f]}" ] && last=$i
 	done
 	source[$f]=${commits[$last]}
 	for ((i = 0; i < last; i++)); do
