@@ -254,9 +254,20 @@ static void junk_history_ignored(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, x86_counter_match(masks, 0, 0, 4, NULL), 0);
 }
 
+/* The memory perf_assign_events() borrows, as a fake cpu_hw_events has. */
+static struct x86_sched_scratch *scratch(struct kunit *test)
+{
+	struct x86_sched_scratch *s = kunit_kzalloc(test, sizeof(*s),
+						    GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	return s;
+}
+
 /* perf_assign_events() on struct event_constraint, NULL for validation. */
 static void perf_assign_events_constraints(struct kunit *test)
 {
+	struct x86_sched_scratch *s = scratch(test);
 	struct event_constraint cons[] = {
 		EVENT_CONSTRAINT(0, 0x6, 0),
 		EVENT_CONSTRAINT(0, 0x8, 0),
@@ -271,20 +282,26 @@ static void perf_assign_events_constraints(struct kunit *test)
 	for (i = 0; i < 5; i++)
 		c[i] = &cons[i];
 
-	KUNIT_EXPECT_EQ(test, perf_assign_events(c, 4, 4, NULL), 0);
-	KUNIT_EXPECT_EQ(test, perf_assign_events(c, 4, 4, assign), 0);
-	KUNIT_EXPECT_EQ(test, perf_assign_events(c, 5, 4, NULL), 1);
-	KUNIT_EXPECT_EQ(test, perf_assign_events(c, 4, 3, NULL), 1);
+	KUNIT_EXPECT_EQ(test, perf_assign_events(s, c, 4, 4, NULL), 0);
+	KUNIT_EXPECT_EQ(test, perf_assign_events(s, c, 4, 4, assign), 0);
+	KUNIT_EXPECT_EQ(test, perf_assign_events(s, c, 5, 4, NULL), 1);
+	KUNIT_EXPECT_EQ(test, perf_assign_events(s, c, 4, 3, NULL), 1);
+
+	/* NULL: this CPU's memory, used with interrupts off as pmu::add() is. */
+	local_irq_disable();
+	i = perf_assign_events(NULL, c, 5, 4, assign);
+	local_irq_enable();
+	KUNIT_EXPECT_EQ(test, i, 1);
 
 	/* PERF_X86_EVENT_PAIR in the constraint makes the event paired. */
 	cons[0] = (struct event_constraint)EVENT_CONSTRAINT(0, 0x5, 0);
 	cons[0].flags = PERF_X86_EVENT_PAIR;
 	cons[1] = (struct event_constraint)EVENT_CONSTRAINT(0, 0x3, 0);
 	cons[2] = (struct event_constraint)EVENT_CONSTRAINT(0, 0x3, 0);
-	KUNIT_EXPECT_EQ(test, perf_assign_events(c, 3, 4, assign), 0);
+	KUNIT_EXPECT_EQ(test, perf_assign_events(s, c, 3, 4, assign), 0);
 	KUNIT_EXPECT_EQ(test, assign[0], 2);
 	cons[2] = (struct event_constraint)EVENT_CONSTRAINT(0, 0x4, 0);
-	KUNIT_EXPECT_EQ(test, perf_assign_events(c, 3, 4, NULL), 1);
+	KUNIT_EXPECT_EQ(test, perf_assign_events(s, c, 3, 4, NULL), 1);
 }
 
 /*
@@ -299,9 +316,10 @@ static void perf_assign_events_ignores_assign_on_entry(struct kunit *test)
 		EVENT_CONSTRAINT(0, 0x4, 0),
 	};
 	struct event_constraint *c[3] = { &cons[0], &cons[1], &cons[2] };
+	struct x86_sched_scratch *s = scratch(test);
 	int assign[3] = { 1, 0, 0x5a5a5a5a };
 
-	KUNIT_EXPECT_EQ(test, perf_assign_events(c, 3, 4, assign), 0);
+	KUNIT_EXPECT_EQ(test, perf_assign_events(s, c, 3, 4, assign), 0);
 	KUNIT_EXPECT_EQ(test, assign[0], 0);
 	KUNIT_EXPECT_EQ(test, assign[1], 1);
 	KUNIT_EXPECT_EQ(test, assign[2], 2);
@@ -380,6 +398,7 @@ static void gracemont_ldlat_and_two_instructions_ppp(struct kunit *test)
 		{ 0, 1, 2 }, { 0, 2, 1 }, { 1, 0, 2 },
 		{ 1, 2, 0 }, { 2, 0, 1 }, { 2, 1, 0 },
 	};
+	struct x86_sched_scratch *s = scratch(test);
 	struct event_constraint cons[3], *c[3];
 	int o, i, assign[3];
 	u64 masks[3];
@@ -397,11 +416,11 @@ static void gracemont_ldlat_and_two_instructions_ppp(struct kunit *test)
 			masks[i] = c[i]->idxmsk64;
 			assign[i] = -1;
 		}
-		KUNIT_EXPECT_EQ_MSG(test, perf_assign_events(c, 3, 8, assign), 0,
+		KUNIT_EXPECT_EQ_MSG(test, perf_assign_events(s, c, 3, 8, assign), 0,
 				    "order %d %d %d", orders[o][0],
 				    orders[o][1], orders[o][2]);
 		expect_legal(test, masks, 3, 0, 8, assign, 0);
-		KUNIT_EXPECT_EQ(test, perf_assign_events(c, 3, 8, NULL), 0);
+		KUNIT_EXPECT_EQ(test, perf_assign_events(s, c, 3, 8, NULL), 0);
 	}
 }
 

@@ -67,6 +67,8 @@ show arch/x86/events/perf_event_flags.h > "$out/perf_event_flags.h"
 			INTEL_HYBRID_STLAT_CONSTRAINT EVENT_CONSTRAINT_END \
 			for_each_event_constraint
 	show arch/x86/events/perf_event.h |
+		awk '/^struct x86_sched_scratch {/,/^};/'
+	show arch/x86/events/perf_event.h |
 		awk '/^int perf_assign_events\(/,/;$/'
 	echo 'extern struct event_constraint intel_grt_pebs_event_constraints[];'
 	echo 'extern struct event_constraint fixed0_counter0_constraint;'
@@ -78,12 +80,13 @@ show arch/x86/events/perf_event_flags.h > "$out/perf_event_flags.h"
 	echo '#include <linux/bug.h>'
 	echo '#include <linux/export.h>'
 	echo '#include <linux/irqflags.h>'
+	echo '#include <linux/lockdep.h>'
 	echo '#include <linux/percpu.h>'
 	echo '#include "counter_match.h"'
 	echo '#include "perf_event.h"'
-	# with the per-CPU scratch it keeps the matcher's state in
+	# with the per-CPU memory it lends the matcher when given none
 	show arch/x86/events/core.c |
-		awk '/^struct x86_assign_scratch {/,/^EXPORT_SYMBOL_GPL\(perf_assign_events\);/'
+		awk '/^static DEFINE_PER_CPU\(struct x86_sched_scratch,/,/^EXPORT_SYMBOL_GPL\(perf_assign_events\);/'
 	# Gracemont's PEBS table, the KUnit suite's real-table cases
 	show arch/x86/events/intel/ds.c |
 		awk '/^struct event_constraint intel_grt_pebs_event_constraints\[\] = {/,/^};/'
@@ -95,7 +98,8 @@ show arch/x86/events/perf_event_flags.h > "$out/perf_event_flags.h"
 } > "$out/perf_assign_events.c"
 
 for want in 'struct event_constraint {' '#define EVENT_CONSTRAINT(' \
-	'#define INTEL_PMC_IDX_METRIC_BASE' 'int perf_assign_events('; do
+	'#define INTEL_PMC_IDX_METRIC_BASE' 'struct x86_sched_scratch {' \
+	'int perf_assign_events('; do
 	grep -qF "$want" "$out/perf_event.h" || {
 		echo "kunit-perf-event.sh: '$want' not found at '$ref' of $ksrc" >&2
 		exit 1
