@@ -162,11 +162,17 @@ between() {
 		echo
 		grep -E '^#' "$R/harness-callgrind.tap" | sed 's/^# \{0,1\}//' | block
 	fi
-	for f in "$R"/harness-size.tap "$R"/harness-stack.tap "$R"/kernel-stack.tap; do
+	for f in "$R"/harness-size.tap "$R"/harness-stack.tap; do
 		[ -s "$f" ] || continue
 		echo
 		tap_lines "$f" | block
 	done
+	if [ -s "$R/bisect.tap" ]; then
+		echo
+		echo "In the kernel (scripts/bisect-build.sh, gcc -fstack-usage and nm -S, KASAN off):"
+		echo
+		grep -E '^(not )?ok [0-9]+ - (stack|struct cpu_hw_events)' "$R/bisect.tap" | block
+	fi
 
 	section "Planted bugs" "tools/testing/x86-pmu/mutate.sh (make mutation; scripts/harness.sh runs it)" \
 		"copies of counter_match.c, xsu.c, xsu_arb.c"
