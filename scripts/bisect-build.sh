@@ -209,6 +209,23 @@ else
 	echo "not ok $n - struct cpu_hw_events: series '$cpuc' bytes, $BASE_NAME '$base_cpuc' bytes (at most 128 added; nm -S core.o)"
 	fail=1
 fi
+# Part 2's size (issue 39: at most 600 lines added outside tests and
+# documentation): the lines its patches add outside the KUnit files and
+# Documentation/, and of those the code (not blank, not a comment line).
+n=$((n + 1))
+p2=$(part_branch "$(part_of 2)")
+p1=$(part_branch "$(part_of 1)")
+added=$(git -C "$TREE" diff "$p1" "$p2" -- . ':!*kunit*' ':!*.kunitconfig' \
+	':!Documentation' | sed -n 's/^+//p' | grep -v '^++ ')
+all=$(printf '%s\n' "$added" | wc -l)
+code=$(printf '%s\n' "$added" | grep -v '^[[:space:]]*$' |
+	grep -cv '^[[:space:]]*\(/\*\|\*\|//\)')
+if [ "$code" -gt 0 ] && [ "$code" -le 600 ]; then
+	echo "ok $n - part 2 adds $code lines of code outside tests and documentation (<= 600; $all lines with its comments and kernel-doc; git diff $p1 $p2)"
+else
+	echo "not ok $n - part 2 adds '$code' lines of code outside tests and documentation (at most 600; git diff $p1 $p2)"
+	fail=1
+fi
 objdump -d "$OUT/arch/x86/events/counter_match.o" |
 	perl "$TREE/scripts/checkstack.pl" x86_64 0 | sed 's/^/# checkstack.pl: /'
 echo "1..$n"

@@ -171,7 +171,7 @@ between() {
 		echo
 		echo "In the kernel (scripts/bisect-build.sh, gcc -fstack-usage and nm -S, KASAN off):"
 		echo
-		grep -E '^(not )?ok [0-9]+ - (stack|struct cpu_hw_events)' "$R/bisect.tap" | block
+		grep -E '^(not )?ok [0-9]+ - (stack|struct cpu_hw_events|part 2 adds)' "$R/bisect.tap" | block
 	fi
 
 	section "Planted bugs" "tools/testing/x86-pmu/mutate.sh (make mutation; scripts/harness.sh runs it)" \
